@@ -1,0 +1,45 @@
+// Shared by every kernel: the params block, tensor views and element access through 32-bit words.
+//
+// Binding 0 of every kernel is the operator's params buffer (uint words written by core's planner);
+// push constant `paramsBase` is where this dispatch's block starts in it.
+#extension GL_EXT_control_flow_attributes : enable
+
+layout(std430, binding = 0) readonly buffer Params { uint params[]; };
+
+#define P(i) params[pc.paramsBase + (i)]
+
+// A tensor view in params: [rank, sizes[8], strides[8]] (17 words), strides in elements.
+#define VIEW_WORDS 17u
+
+// Element offset (through the view's strides) of the element at packed row-major position `linear`.
+uint viewOffset(uint view, uint linear) {
+    uint rank = P(view);
+    uint off = 0u;
+    for (uint d = rank; d > 0u; --d) {
+        uint size = P(view + d);
+        off += (linear % size) * P(view + 8u + d);
+        linear /= size;
+    }
+    return off;
+}
+
+// Element bits are carried as uvec2(low word, high word); the high word is 0 below 64 bits.
+// LOAD_Bxx(buf, e): read element e of a uint[] buffer holding elements of xx bits.
+#define LOAD_B8(buf, e) uvec2((buf[(e) >> 2u] >> (((e)&3u) * 8u)) & 0xFFu, 0u)
+#define LOAD_B16(buf, e) uvec2((buf[(e) >> 1u] >> (((e)&1u) * 16u)) & 0xFFFFu, 0u)
+#define LOAD_B32(buf, e) uvec2(buf[(e)], 0u)
+#define LOAD_B64(buf, e) uvec2(buf[2u * (e)], buf[2u * (e) + 1u])
+
+#if defined(ELEM_b8)
+#define ELEM_BITS 8
+#define LOAD_ELEM LOAD_B8
+#elif defined(ELEM_b16)
+#define ELEM_BITS 16
+#define LOAD_ELEM LOAD_B16
+#elif defined(ELEM_b32)
+#define ELEM_BITS 32
+#define LOAD_ELEM LOAD_B32
+#elif defined(ELEM_b64)
+#define ELEM_BITS 64
+#define LOAD_ELEM LOAD_B64
+#endif

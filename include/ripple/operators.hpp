@@ -1,0 +1,66 @@
+// Operator descriptions with DirectML's fields. Semantics: docs/SEMANTICS.md (DirectML's pages
+// DML_SCATTER_ND_OPERATOR_DESC, DML_SCATTER_OPERATOR_DESC, DML_TOP_K1_OPERATOR_DESC, plus ripple's
+// documented additions). Tensors are bound in the order their fields are declared here.
+#pragma once
+
+#include "ripple/tensor.hpp"
+
+namespace ripple {
+
+// ONNX ScatterND-16/ScatterElements-16 reductions. Only None is implemented yet (others: Unsupported).
+enum class ScatterReduction : uint32_t { None, Add, Mul, Max, Min };
+
+// output = input; output[indices[...]] = updates[...]   (DML_SCATTER_ND_OPERATOR_DESC)
+// - All four tensors have the same DimensionCount (1..8); shapes are right-aligned with leading 1s.
+// - IndicesTensor: INT32, INT64, UINT32 or UINT64; its last size q (1 <= q <= InputDimensionCount) is
+//   the index tuple length. Negative indices count from the end. Out-of-range tuples are dropped and
+//   reported as StatusCode::IndexOutOfRange when the run completes.
+// - UpdatesTensor.Sizes = leading 1s, IndicesTensor's meaningful sizes without the last, then the input's
+//   trailing InputDimensionCount - q sizes. Same data type as InputTensor (any of the 11).
+// - OutputTensor: InputTensor's sizes and data type, packed (no Strides).
+// - Duplicate tuples: one of the colliding updates wins, whole; every other element is exact.
+struct ScatterNDDesc {
+    TensorDesc InputTensor;
+    TensorDesc IndicesTensor;
+    TensorDesc UpdatesTensor;
+    TensorDesc OutputTensor;
+    uint32_t InputDimensionCount = 0;    // meaningful trailing ranks of InputTensor (1..DimensionCount)
+    uint32_t IndicesDimensionCount = 0;  // meaningful trailing ranks of IndicesTensor (1..DimensionCount)
+    ScatterReduction Reduction = ScatterReduction::None;
+};
+
+// output = input; output[i0,..,indices[i0,..,in],..,in] = updates[i0,..,in], the index at Axis.
+// (DML_SCATTER_OPERATOR_DESC, a.k.a. DML_SCATTER_ELEMENTS_OPERATOR_DESC; ONNX ScatterElements)
+// - All four tensors have the same DimensionCount (1..8); Axis < DimensionCount.
+// - IndicesTensor and UpdatesTensor have the same sizes, each no larger than InputTensor's off Axis.
+// - Index types, negative and out-of-range indices, duplicates: as ScatterND.
+// - OutputTensor: InputTensor's sizes and data type, packed (no Strides).
+struct ScatterElementsDesc {
+    TensorDesc InputTensor;
+    TensorDesc IndicesTensor;
+    TensorDesc UpdatesTensor;
+    TensorDesc OutputTensor;
+    uint32_t Axis = 0;
+    ScatterReduction Reduction = ScatterReduction::None;
+};
+
+// DML_AXIS_DIRECTION: Decreasing selects the largest K (sorted descending), Increasing the smallest K
+// (sorted ascending).
+enum class AxisDirection : uint32_t { Decreasing = 0, Increasing = 1 };
+
+// The K largest or smallest elements of every sequence along Axis. (DML_TOP_K1_OPERATOR_DESC)
+// - InputTensor: FLOAT32, FLOAT16, INT8..INT64, UINT8..UINT64, 1..8 dimensions, optional Strides.
+// - OutputValueTensor / OutputIndexTensor: InputTensor's sizes with Sizes[Axis] = K, packed. Values
+//   keep the input's type; indices are UINT32, UINT64 or INT64 and count from the sequence start.
+// - 0 <= K <= Sizes[Axis]; K = 0 gives empty outputs.
+// - Output sorted; ties by ascending index in both directions; -0.0 == +0.0; NaN ranks above +inf.
+struct TopKDesc {
+    TensorDesc InputTensor;
+    TensorDesc OutputValueTensor;
+    TensorDesc OutputIndexTensor;
+    uint32_t Axis = 0;
+    uint32_t K = 0;
+    ripple::AxisDirection AxisDirection = ripple::AxisDirection::Decreasing;
+};
+
+} // namespace ripple

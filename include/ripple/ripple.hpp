@@ -1,0 +1,8 @@
+// ripple: DirectML's ScatterND, ScatterElements and TopK with DirectML's exact semantics, on any GPU.
+#pragma once
+
+#include "ripple/buffer.hpp"
+#include "ripple/device.hpp"
+#include "ripple/operators.hpp"
+#include "ripple/status.hpp"
+#include "ripple/tensor.hpp"

@@ -1,0 +1,48 @@
+// Tensor descriptions, after DirectML's DML_BUFFER_TENSOR_DESC.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace ripple {
+
+// DirectML's data types (DML_TENSOR_DATA_TYPE) and their element sizes in bytes.
+enum class DataType : uint32_t {
+    Float32,  // 4
+    Float16,  // 2
+    UInt32,   // 4
+    UInt16,   // 2
+    UInt8,    // 1
+    Int32,    // 4
+    Int16,    // 2
+    Int8,     // 1
+    Float64,  // 8
+    UInt64,   // 8
+    Int64,    // 8
+};
+
+uint32_t elementSize(DataType type);
+const char* toString(DataType type);  // DirectML's name: "FLOAT32", "UINT8", ...
+
+constexpr uint32_t kMaxDimensionCount = 8;
+
+// A tensor: data type, 1 to 8 Sizes, and optional Strides in elements (not bytes).
+// Empty Strides means packed row-major. A stride of 0 broadcasts (inputs only). A size of 0 is allowed
+// (an empty tensor). The tensor occupies calcBufferTensorSize() bytes from its binding offset.
+struct TensorDesc {
+    ripple::DataType DataType = ripple::DataType::Float32;
+    std::vector<uint32_t> Sizes;
+    std::vector<uint32_t> Strides;  // empty, or one per size
+
+    uint32_t dimensionCount() const { return static_cast<uint32_t>(Sizes.size()); }
+    uint64_t elementCount() const;
+};
+
+// Bytes the tensor occupies: (sum_i (Sizes[i]-1)*Strides[i] + 1) * elementSize, rounded up to a
+// multiple of 4 (DirectML's DMLCalcBufferTensorSize). 0 for an empty tensor.
+uint64_t calcBufferTensorSize(const TensorDesc& desc);
+
+// Packed row-major strides for sizes (in elements).
+std::vector<uint32_t> packedStrides(const std::vector<uint32_t>& sizes);
+
+} // namespace ripple

@@ -1,0 +1,56 @@
+// What an operator compiles to: a short list of dispatches over bound tensors, a params block, and the
+// scratch it needs. Backend-neutral; built by the planners in this folder, run by the runtime.
+#pragma once
+
+#include "ripple/status.hpp"
+#include "ripple/tensor.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ripple::core {
+
+enum class BindingKind : uint8_t {
+    Params,   // the operator's params words (binding 0 of every kernel)
+    Tensor,   // the caller's tensor number `tensor`, in the desc's field order
+    Scratch,  // [offset, offset + size) of the operator's scratch buffer
+    Status,   // the operator's status word: bit 0 = index data out of range
+};
+
+struct PlanBinding {
+    BindingKind kind = BindingKind::Params;
+    uint32_t tensor = 0;
+    uint64_t offset = 0;
+    uint64_t size = 0;
+};
+
+struct PlanDispatch {
+    std::string kernel;      // variant name, without the MODE suffix when `hasModes`
+    bool hasModes = false;   // the runtime appends ".fast" or ".portable"
+    std::vector<PlanBinding> bindings;  // index = binding number
+    uint32_t paramsBase = 0;  // push constant 0: where this dispatch's params block starts
+    uint32_t arg = 0;         // push constant 1: a per-dispatch argument (TopK's merge level)
+    uint32_t groups = 1;      // workgroups along x (kernels loop over their work)
+};
+
+struct Plan {
+    const char* op = "";
+    std::vector<std::string> tensorNames;  // binding order
+    std::vector<TensorDesc> tensors;
+    std::vector<uint32_t> params;
+    uint64_t scratchBytes = 0;
+    bool usesStatus = false;
+    uint32_t firstOutput = 0;  // tensors from this one on are written; the others are read
+    std::vector<PlanDispatch> dispatches;  // run in order, each depending on the previous
+};
+
+// Device limits the planner must respect.
+struct PlanLimits {
+    uint64_t maxStorageBufferRange = 1ull << 27;
+};
+
+// Workgroups for `work` items at 256 per group, capped at the 65535 every device supports.
+uint32_t groupsFor(uint64_t work);
+
+} // namespace ripple::core

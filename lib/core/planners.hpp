@@ -1,0 +1,23 @@
+// Operator planners: validate a desc (every rule, with a message naming the tensor, field and rule) and
+// turn it into a Plan. Pure C++, no device: unit-testable.
+#pragma once
+
+#include "core/plan.hpp"
+#include "ripple/operators.hpp"
+
+namespace ripple::core {
+
+Result<Plan> planScatterND(const ScatterNDDesc& desc, const PlanLimits& limits);
+Result<Plan> planScatterElements(const ScatterElementsDesc& desc, const PlanLimits& limits);
+Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits);
+
+// Pieces shared by the planners.
+const char* elementClass(DataType type);  // "b8", "b16", "b32", "b64"
+const char* indexClass(DataType type);    // "i32", "u32", "i64", "u64"
+// output = input (the copy pass of an out-of-place scatter).
+void addCopy(Plan& plan, uint32_t inputTensor, uint32_t outputTensor);
+// The data-type and index-type rules shared by both scatters.
+Status checkScatterTypes(const char* op, const TensorDesc& input, const TensorDesc& indices,
+                         const TensorDesc& updates, const TensorDesc& output, ScatterReduction reduction);
+
+} // namespace ripple::core

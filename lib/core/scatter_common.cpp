@@ -1,0 +1,55 @@
+#include "core/planners.hpp"
+#include "core/shape.hpp"
+
+namespace ripple::core {
+
+const char* elementClass(DataType type) {
+    switch (elementSize(type)) {
+    case 1: return "b8";
+    case 2: return "b16";
+    case 4: return "b32";
+    default: return "b64";
+    }
+}
+
+const char* indexClass(DataType type) {
+    switch (type) {
+    case DataType::Int32: return "i32";
+    case DataType::UInt32: return "u32";
+    case DataType::Int64: return "i64";
+    default: return "u64";
+    }
+}
+
+void addCopy(Plan& plan, uint32_t inputTensor, uint32_t outputTensor) {
+    const TensorDesc& in = plan.tensors[inputTensor];
+    uint32_t base = static_cast<uint32_t>(plan.params.size());
+    plan.params.push_back(static_cast<uint32_t>(in.elementCount()));
+    appendView(plan.params, base, in.Sizes, effectiveStrides(in));
+    PlanDispatch d;
+    d.kernel = std::string("copy.") + elementClass(in.DataType);
+    d.bindings = {{BindingKind::Params}, {BindingKind::Tensor, inputTensor}, {BindingKind::Tensor, outputTensor}};
+    d.paramsBase = base;
+    uint64_t perThread = elementSize(in.DataType) >= 4 ? 1 : 4 / elementSize(in.DataType);
+    d.groups = groupsFor((in.elementCount() + perThread - 1) / perThread);
+    plan.dispatches.push_back(std::move(d));
+}
+
+Status checkScatterTypes(const char* op, const TensorDesc& input, const TensorDesc& indices,
+                         const TensorDesc& updates, const TensorDesc& output, ScatterReduction reduction) {
+    if (static_cast<uint32_t>(reduction) > static_cast<uint32_t>(ScatterReduction::Min))
+        return invalid(op, "Reduction (" + std::to_string(static_cast<uint32_t>(reduction)) +
+                               ") is not a ScatterReduction");
+    if (reduction != ScatterReduction::None)
+        return unsupported(op, "Reduction other than NONE is not implemented yet");
+    if (Status s = checkType(op, "IndicesTensor", indices,
+                             {DataType::Int32, DataType::Int64, DataType::UInt32, DataType::UInt64},
+                             "INT32, INT64, UINT32 or UINT64");
+        !s)
+        return s;
+    if (Status s = checkSameType(op, "UpdatesTensor", updates, input); !s) return s;
+    if (Status s = checkSameType(op, "OutputTensor", output, input); !s) return s;
+    return checkSizes(op, "OutputTensor", output, input.Sizes, "OutputTensor has InputTensor's sizes");
+}
+
+} // namespace ripple::core

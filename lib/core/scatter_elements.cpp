@@ -1,0 +1,66 @@
+// ScatterElements (DML_SCATTER_OPERATOR_DESC; ONNX ScatterElements): validation and plan.
+#include "core/planners.hpp"
+#include "core/shape.hpp"
+
+namespace ripple::core {
+
+Result<Plan> planScatterElements(const ScatterElementsDesc& desc, const PlanLimits& limits) {
+    const char* op = "ScatterElements";
+    const TensorDesc& in = desc.InputTensor;
+    const TensorDesc& ind = desc.IndicesTensor;
+    const TensorDesc& upd = desc.UpdatesTensor;
+    if (Status s = checkTensor(op, "InputTensor", in, false, limits); !s) return s;
+    if (Status s = checkTensor(op, "IndicesTensor", ind, false, limits); !s) return s;
+    if (Status s = checkTensor(op, "UpdatesTensor", upd, false, limits); !s) return s;
+    if (Status s = checkTensor(op, "OutputTensor", desc.OutputTensor, true, limits); !s) return s;
+    for (auto [name, t] : {std::pair{"IndicesTensor", &ind}, {"UpdatesTensor", &upd}, {"OutputTensor", &desc.OutputTensor}})
+        if (Status s = checkSameRank(op, name, *t, in); !s) return s;
+    if (Status s = checkScatterTypes(op, in, ind, upd, desc.OutputTensor, desc.Reduction); !s) return s;
+    const uint32_t n = in.dimensionCount();
+    if (desc.Axis >= n)
+        return invalid(op, "Axis (" + std::to_string(desc.Axis) + ") must be less than InputTensor.DimensionCount (" +
+                               std::to_string(n) + ")");
+    if (Status s = checkSizes(op, "UpdatesTensor", upd, ind.Sizes, "UpdatesTensor has IndicesTensor's sizes"); !s)
+        return s;
+    for (uint32_t d = 0; d < n; ++d)
+        if (d != desc.Axis && ind.Sizes[d] > in.Sizes[d])
+            return invalid(op, "IndicesTensor.Sizes[" + std::to_string(d) + "] (" + std::to_string(ind.Sizes[d]) +
+                                   ") exceeds InputTensor.Sizes[" + std::to_string(d) + "] (" +
+                                   std::to_string(in.Sizes[d]) + "); only Sizes[Axis] may be larger");
+
+    Plan plan;
+    plan.op = op;
+    plan.tensorNames = {"InputTensor", "IndicesTensor", "UpdatesTensor", "OutputTensor"};
+    plan.tensors = {in, ind, upd, desc.OutputTensor};
+    plan.firstOutput = 3;
+    if (in.elementCount() == 0) return plan;
+    addCopy(plan, 0, 3);
+    if (upd.elementCount() == 0) return plan;
+
+    // Scatter pass; params layout documented in glsl/scatter_elements.comp.
+    uint32_t base = static_cast<uint32_t>(plan.params.size());
+    auto& p = plan.params;
+    p.push_back(static_cast<uint32_t>(upd.elementCount()));
+    p.push_back(desc.Axis);
+    p.push_back(in.Sizes[desc.Axis]);
+    appendView(p, base, ind.Sizes, effectiveStrides(ind));
+    appendView(p, base, upd.Sizes, effectiveStrides(upd));
+    std::vector<uint32_t> pitch = packedStrides(in.Sizes);
+    for (uint32_t d = 0; d < 8; ++d) p.push_back(d < n ? pitch[d] : 0);
+
+    PlanDispatch d;
+    d.kernel = std::string("scatter_elements.") + elementClass(in.DataType) + "." + indexClass(ind.DataType);
+    d.hasModes = true;
+    d.bindings = {{BindingKind::Params},
+                  {BindingKind::Tensor, 1},
+                  {BindingKind::Tensor, 2},
+                  {BindingKind::Tensor, 3},
+                  {BindingKind::Status}};
+    d.paramsBase = base;
+    d.groups = groupsFor(upd.elementCount());
+    plan.dispatches.push_back(std::move(d));
+    plan.usesStatus = true;
+    return plan;
+}
+
+} // namespace ripple::core

@@ -1,0 +1,93 @@
+// ScatterND (DML_SCATTER_ND_OPERATOR_DESC; ONNX ScatterND): validation and plan.
+#include "core/planners.hpp"
+#include "core/shape.hpp"
+
+namespace ripple::core {
+
+Result<Plan> planScatterND(const ScatterNDDesc& desc, const PlanLimits& limits) {
+    const char* op = "ScatterND";
+    const TensorDesc& in = desc.InputTensor;
+    const TensorDesc& ind = desc.IndicesTensor;
+    const TensorDesc& upd = desc.UpdatesTensor;
+    if (Status s = checkTensor(op, "InputTensor", in, false, limits); !s) return s;
+    if (Status s = checkTensor(op, "IndicesTensor", ind, false, limits); !s) return s;
+    if (Status s = checkTensor(op, "UpdatesTensor", upd, false, limits); !s) return s;
+    if (Status s = checkTensor(op, "OutputTensor", desc.OutputTensor, true, limits); !s) return s;
+    for (auto [name, t] : {std::pair{"IndicesTensor", &ind}, {"UpdatesTensor", &upd}, {"OutputTensor", &desc.OutputTensor}})
+        if (Status s = checkSameRank(op, name, *t, in); !s) return s;
+    if (Status s = checkScatterTypes(op, in, ind, upd, desc.OutputTensor, desc.Reduction); !s) return s;
+
+    const uint32_t n = in.dimensionCount();
+    const uint32_t rIn = desc.InputDimensionCount, rInd = desc.IndicesDimensionCount;
+    if (rIn < 1 || rIn > n)
+        return invalid(op, "InputDimensionCount (" + std::to_string(rIn) + ") must be 1 to InputTensor.DimensionCount (" +
+                               std::to_string(n) + ")");
+    if (rInd < 1 || rInd > n)
+        return invalid(op, "IndicesDimensionCount (" + std::to_string(rInd) +
+                               ") must be 1 to IndicesTensor.DimensionCount (" + std::to_string(n) + ")");
+    for (uint32_t d = 0; d < n - rIn; ++d)
+        if (in.Sizes[d] != 1)
+            return invalid(op, "InputTensor.Sizes[" + std::to_string(d) + "] (" + std::to_string(in.Sizes[d]) +
+                                   ") must be 1: only the last InputDimensionCount (" + std::to_string(rIn) +
+                                   ") sizes are meaningful");
+    for (uint32_t d = 0; d < n - rInd; ++d)
+        if (ind.Sizes[d] != 1)
+            return invalid(op, "IndicesTensor.Sizes[" + std::to_string(d) + "] (" + std::to_string(ind.Sizes[d]) +
+                                   ") must be 1: only the last IndicesDimensionCount (" + std::to_string(rInd) +
+                                   ") sizes are meaningful");
+    const uint32_t q = ind.Sizes[n - 1];
+    if (q < 1 || q > rIn)
+        return invalid(op, "IndicesTensor.Sizes[" + std::to_string(n - 1) + "] (" + std::to_string(q) +
+                               "), the index tuple length, must be 1 to InputDimensionCount (" +
+                               std::to_string(rIn) + ")");
+    std::vector<uint32_t> meaningful(ind.Sizes.end() - rInd, ind.Sizes.end() - 1);
+    meaningful.insert(meaningful.end(), in.Sizes.end() - (rIn - q), in.Sizes.end());
+    if (meaningful.size() > n)
+        return invalid(op, "UpdatesTensor needs " + std::to_string(meaningful.size()) +
+                               " dimensions (IndicesDimensionCount - 1 + InputDimensionCount - q), more than "
+                               "DimensionCount (" + std::to_string(n) + ")");
+    std::vector<uint32_t> expected(n - meaningful.size(), 1);
+    expected.insert(expected.end(), meaningful.begin(), meaningful.end());
+    if (Status s = checkSizes(op, "UpdatesTensor", upd, expected,
+                              "leading 1s, IndicesTensor's meaningful sizes without the last, then InputTensor's "
+                              "trailing InputDimensionCount - q sizes");
+        !s)
+        return s;
+
+    Plan plan;
+    plan.op = op;
+    plan.tensorNames = {"InputTensor", "IndicesTensor", "UpdatesTensor", "OutputTensor"};
+    plan.tensors = {in, ind, upd, desc.OutputTensor};
+    plan.firstOutput = 3;
+    if (in.elementCount() == 0) return plan;
+    addCopy(plan, 0, 3);
+    if (upd.elementCount() == 0) return plan;
+
+    // Scatter pass; params layout documented in glsl/scatter_nd.comp.
+    uint32_t base = static_cast<uint32_t>(plan.params.size());
+    auto& p = plan.params;
+    const uint32_t first = n - rIn;  // first meaningful input dim
+    p.push_back(static_cast<uint32_t>(upd.elementCount()));
+    p.push_back(static_cast<uint32_t>(product(in.Sizes, first + q, n)));
+    p.push_back(q);
+    for (uint32_t j = 0; j < 8; ++j) p.push_back(j < q ? in.Sizes[first + j] : 0);
+    for (uint32_t j = 0; j < 8; ++j) p.push_back(j < q ? static_cast<uint32_t>(product(in.Sizes, first + j + 1, n)) : 0);
+    appendView(p, base, ind.Sizes, effectiveStrides(ind));
+    appendView(p, base, upd.Sizes, effectiveStrides(upd));
+
+    PlanDispatch d;
+    d.kernel = std::string("scatter_nd.") + elementClass(in.DataType) + "." + indexClass(ind.DataType);
+    d.hasModes = true;
+    d.bindings = {{BindingKind::Params},
+                  {BindingKind::Tensor, 1},
+                  {BindingKind::Tensor, 2},
+                  {BindingKind::Tensor, 3},
+                  {BindingKind::Status}};
+    d.paramsBase = base;
+    d.groups = groupsFor(upd.elementCount());
+    plan.dispatches.push_back(std::move(d));
+    plan.usesStatus = true;
+    return plan;
+}
+
+} // namespace ripple::core

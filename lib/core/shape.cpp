@@ -1,0 +1,94 @@
+#include "core/shape.hpp"
+
+#include <algorithm>
+
+namespace ripple::core {
+
+uint32_t groupsFor(uint64_t work) {
+    uint64_t groups = (work + 255) / 256;
+    return static_cast<uint32_t>(std::clamp<uint64_t>(groups, 1, 65535));
+}
+
+std::string formatSizes(const std::vector<uint32_t>& sizes) {
+    std::string s = "{";
+    for (size_t i = 0; i < sizes.size(); ++i) s += (i ? "," : "") + std::to_string(sizes[i]);
+    return s + "}";
+}
+
+uint64_t product(const std::vector<uint32_t>& sizes, size_t begin, size_t end) {
+    uint64_t p = 1;
+    for (size_t i = begin; i < end && i < sizes.size(); ++i) p *= sizes[i];
+    return p;
+}
+
+Status invalid(const char* op, const std::string& message) {
+    return Status(StatusCode::InvalidArgument, std::string(op) + ": " + message);
+}
+Status unsupported(const char* op, const std::string& message) {
+    return Status(StatusCode::Unsupported, std::string(op) + ": " + message);
+}
+
+Status checkTensor(const char* op, const char* name, const TensorDesc& t, bool output, const PlanLimits& limits) {
+    std::string n = name;
+    if (t.Sizes.empty() || t.Sizes.size() > kMaxDimensionCount)
+        return invalid(op, n + ".DimensionCount (" + std::to_string(t.Sizes.size()) + ") must be 1 to 8");
+    if (static_cast<uint32_t>(t.DataType) > static_cast<uint32_t>(DataType::Int64))
+        return invalid(op, n + ".DataType (" + std::to_string(static_cast<uint32_t>(t.DataType)) +
+                               ") is not a DataType");
+    if (!t.Strides.empty() && t.Strides.size() != t.Sizes.size())
+        return invalid(op, n + ".Strides has " + std::to_string(t.Strides.size()) +
+                               " entries; it must be empty or have one per size (" +
+                               std::to_string(t.Sizes.size()) + ")");
+    if (output && !t.Strides.empty() && t.Strides != packedStrides(t.Sizes))
+        return unsupported(op, n + ".Strides " + formatSizes(t.Strides) +
+                                   " are not packed: ripple writes packed outputs only (leave Strides empty)");
+    if (t.elementCount() > 0xFFFFFFFFull)
+        return unsupported(op, n + " has " + std::to_string(t.elementCount()) +
+                                   " elements; at most 4294967295 are supported");
+    uint64_t bytes = calcBufferTensorSize(t);
+    if (bytes > limits.maxStorageBufferRange)
+        return unsupported(op, n + " spans " + std::to_string(bytes) +
+                                   " bytes, more than the device's maxStorageBufferRange (" +
+                                   std::to_string(limits.maxStorageBufferRange) + ")");
+    return {};
+}
+
+Status checkType(const char* op, const char* name, const TensorDesc& t, std::initializer_list<DataType> allowed,
+                 const char* allowedText) {
+    if (std::find(allowed.begin(), allowed.end(), t.DataType) != allowed.end()) return {};
+    return invalid(op, std::string(name) + ".DataType (" + toString(t.DataType) + ") must be " + allowedText);
+}
+
+Status checkSameRank(const char* op, const char* name, const TensorDesc& t, const TensorDesc& input) {
+    if (t.Sizes.size() == input.Sizes.size()) return {};
+    return invalid(op, std::string(name) + ".DimensionCount (" + std::to_string(t.Sizes.size()) +
+                           ") must equal InputTensor.DimensionCount (" + std::to_string(input.Sizes.size()) + ")");
+}
+
+Status checkSameType(const char* op, const char* name, const TensorDesc& t, const TensorDesc& input) {
+    if (t.DataType == input.DataType) return {};
+    return invalid(op, std::string(name) + ".DataType (" + toString(t.DataType) +
+                           ") must equal InputTensor.DataType (" + toString(input.DataType) + ")");
+}
+
+Status checkSizes(const char* op, const char* name, const TensorDesc& t, const std::vector<uint32_t>& expected,
+                  const char* why) {
+    if (t.Sizes == expected) return {};
+    return invalid(op, std::string(name) + ".Sizes " + formatSizes(t.Sizes) + " must be " + formatSizes(expected) +
+                           " (" + why + ")");
+}
+
+std::vector<uint32_t> effectiveStrides(const TensorDesc& t) {
+    return t.Strides.empty() ? packedStrides(t.Sizes) : t.Strides;
+}
+
+uint32_t appendView(std::vector<uint32_t>& params, uint32_t blockBase, const std::vector<uint32_t>& sizes,
+                    const std::vector<uint32_t>& strides) {
+    uint32_t at = static_cast<uint32_t>(params.size()) - blockBase;
+    params.push_back(static_cast<uint32_t>(sizes.size()));
+    for (size_t i = 0; i < 8; ++i) params.push_back(i < sizes.size() ? sizes[i] : 1);
+    for (size_t i = 0; i < 8; ++i) params.push_back(i < strides.size() ? strides[i] : 0);
+    return at;
+}
+
+} // namespace ripple::core

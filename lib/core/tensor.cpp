@@ -1,0 +1,77 @@
+#include "core/shape.hpp"
+#include "ripple/tensor.hpp"
+
+namespace ripple {
+
+uint32_t elementSize(DataType type) {
+    switch (type) {
+    case DataType::UInt8:
+    case DataType::Int8: return 1;
+    case DataType::Float16:
+    case DataType::UInt16:
+    case DataType::Int16: return 2;
+    case DataType::Float32:
+    case DataType::UInt32:
+    case DataType::Int32: return 4;
+    case DataType::Float64:
+    case DataType::UInt64:
+    case DataType::Int64: return 8;
+    }
+    return 0;
+}
+
+const char* toString(DataType type) {
+    switch (type) {
+    case DataType::Float32: return "FLOAT32";
+    case DataType::Float16: return "FLOAT16";
+    case DataType::UInt32: return "UINT32";
+    case DataType::UInt16: return "UINT16";
+    case DataType::UInt8: return "UINT8";
+    case DataType::Int32: return "INT32";
+    case DataType::Int16: return "INT16";
+    case DataType::Int8: return "INT8";
+    case DataType::Float64: return "FLOAT64";
+    case DataType::UInt64: return "UINT64";
+    case DataType::Int64: return "INT64";
+    }
+    return "UNKNOWN";
+}
+
+uint64_t TensorDesc::elementCount() const { return core::product(Sizes, 0, Sizes.size()); }
+
+std::vector<uint32_t> packedStrides(const std::vector<uint32_t>& sizes) {
+    std::vector<uint32_t> strides(sizes.size());
+    uint64_t s = 1;
+    for (size_t i = sizes.size(); i-- > 0;) {
+        strides[i] = static_cast<uint32_t>(s);
+        s *= sizes[i] ? sizes[i] : 1;
+    }
+    return strides;
+}
+
+uint64_t calcBufferTensorSize(const TensorDesc& desc) {
+    if (desc.elementCount() == 0) return 0;
+    std::vector<uint32_t> strides = desc.Strides.empty() ? packedStrides(desc.Sizes) : desc.Strides;
+    uint64_t lastIndex = 0;
+    for (size_t i = 0; i < desc.Sizes.size() && i < strides.size(); ++i)
+        lastIndex += uint64_t(desc.Sizes[i] - 1) * strides[i];
+    uint64_t bytes = (lastIndex + 1) * elementSize(desc.DataType);
+    return (bytes + 3) & ~uint64_t(3);
+}
+
+const char* toString(StatusCode code) {
+    switch (code) {
+    case StatusCode::Ok: return "Ok";
+    case StatusCode::InvalidArgument: return "InvalidArgument";
+    case StatusCode::Unsupported: return "Unsupported";
+    case StatusCode::IndexOutOfRange: return "IndexOutOfRange";
+    case StatusCode::OutOfMemory: return "OutOfMemory";
+    case StatusCode::NoDevice: return "NoDevice";
+    case StatusCode::DeviceLost: return "DeviceLost";
+    case StatusCode::Timeout: return "Timeout";
+    case StatusCode::Internal: return "Internal";
+    }
+    return "Unknown";
+}
+
+} // namespace ripple

@@ -1,0 +1,285 @@
+// The public Device, Buffer and Operator: validation and planning by core, kernels chosen for the device,
+// commands run by the backend, GPU-found errors turned into a Status.
+#include "core/planners.hpp"
+#include "core/shape.hpp"
+#include "runtime/backend.hpp"
+
+#include <algorithm>
+#include <mutex>
+
+namespace ripple {
+namespace detail {
+
+struct DeviceImpl {
+    std::unique_ptr<BackendDevice> backend;
+    DeviceOptions options;
+    uint64_t bindingAlignment = 16;
+};
+
+struct BufferImpl {
+    std::shared_ptr<DeviceImpl> device;
+    std::unique_ptr<BackendBuffer> buffer;
+};
+
+struct OperatorImpl {
+    std::shared_ptr<DeviceImpl> device;
+    core::Plan plan;
+    std::vector<const kernels::KernelInfo*> kernels;  // one per dispatch
+    std::unique_ptr<BackendBuffer> params, scratch, status;
+    std::mutex running;  // scratch and status are per operator: one run at a time
+};
+
+} // namespace detail
+
+namespace {
+
+uint32_t featureBits(const AdapterFeatures& f) {
+    using namespace kernels;
+    return (f.int64 ? FeatureInt64 : 0) | (f.int16 ? FeatureInt16 : 0) | (f.int8 ? FeatureInt8 : 0) |
+           (f.storage8 ? FeatureStorage8 : 0) | (f.storage16 ? FeatureStorage16 : 0) |
+           (f.int64Atomics ? FeatureInt64Atomics : 0) | (f.subgroups ? FeatureSubgroupBasic : 0) |
+           (f.float16 ? FeatureFloat16 : 0);
+}
+
+std::string featureNames(uint32_t bits) {
+    using namespace kernels;
+    static const std::pair<uint32_t, const char*> names[] = {
+        {FeatureInt64, "shaderInt64"},           {FeatureInt16, "shaderInt16"},
+        {FeatureInt8, "shaderInt8"},             {FeatureStorage8, "storageBuffer8BitAccess"},
+        {FeatureStorage16, "storageBuffer16BitAccess"}, {FeatureInt64Atomics, "shaderBufferInt64Atomics"},
+        {FeatureSubgroupBasic, "subgroup operations"},  {FeatureFloat16, "shaderFloat16"}};
+    std::string out;
+    for (auto& [bit, name] : names)
+        if (bits & bit) out += (out.empty() ? "" : ", ") + std::string(name);
+    return out;
+}
+
+// Picks the fastest variant of a dispatch's kernel that the device can run.
+Result<const kernels::KernelInfo*> chooseKernel(const core::PlanDispatch& d, const detail::DeviceImpl& dev,
+                                                const char* op) {
+    std::vector<std::string> candidates;
+    if (!d.hasModes) {
+        candidates = {d.kernel};
+    } else if (dev.options.kernels == KernelPreference::Portable) {
+        candidates = {d.kernel + ".portable", d.kernel + ".fast"};  // some classes have only one variant
+    } else {
+        candidates = {d.kernel + ".fast", d.kernel + ".portable"};
+    }
+    const uint32_t have = featureBits(dev.backend->adapter().features);
+    std::string missing;
+    for (const std::string& name : candidates) {
+        const kernels::KernelInfo* k = kernels::findKernel(name);
+        if (!k) continue;
+        if ((k->features & ~have) == 0) return k;
+        missing = name + " needs " + featureNames(k->features & ~have);
+    }
+    if (missing.empty()) return Status(StatusCode::Internal, std::string(op) + ": no kernel " + d.kernel + " in this build");
+    return Status(StatusCode::Unsupported,
+                  std::string(op) + ": " + missing + ", which " + dev.backend->adapter().name + " lacks");
+}
+
+template <class Desc>
+Result<Operator> compileWith(const std::shared_ptr<detail::DeviceImpl>& dev, const Desc& desc,
+                             Result<core::Plan> (*planner)(const Desc&, const core::PlanLimits&)) {
+    if (!dev) return Status(StatusCode::InvalidArgument, "compile: the Device is empty (moved from or never created)");
+    core::PlanLimits limits;
+    limits.maxStorageBufferRange = dev->backend->adapter().features.maxStorageBufferRange;
+    Result<core::Plan> plan = planner(desc, limits);
+    if (!plan) return plan.status();
+    auto impl = std::make_shared<detail::OperatorImpl>();
+    impl->device = dev;
+    impl->plan = std::move(plan.value());
+    for (const core::PlanDispatch& d : impl->plan.dispatches) {
+        auto k = chooseKernel(d, *dev, impl->plan.op);
+        if (!k) return k.status();
+        if (Status s = dev->backend->preparePipeline(*k.value()); !s) return s;
+        impl->kernels.push_back(k.value());
+    }
+    if (!impl->plan.params.empty()) {
+        auto params = dev->backend->createBuffer(impl->plan.params.size() * 4);
+        if (!params) return params.status();
+        impl->params = std::move(params.value());
+        if (Status s = dev->backend->upload(*impl->params, 0, impl->plan.params.data(), impl->params->size); !s)
+            return s;
+    }
+    if (impl->plan.scratchBytes) {
+        auto scratch = dev->backend->createBuffer(impl->plan.scratchBytes);
+        if (!scratch) return scratch.status();
+        impl->scratch = std::move(scratch.value());
+    }
+    if (impl->plan.usesStatus) {
+        auto status = dev->backend->createBuffer(16);
+        if (!status) return status.status();
+        impl->status = std::move(status.value());
+    }
+    Operator op;
+    op.impl_ = std::move(impl);
+    return op;
+}
+
+bool overlaps(const TensorBinding& a, uint64_t aSize, const TensorBinding& b, uint64_t bSize) {
+    return a.Buffer->impl_ == b.Buffer->impl_ && a.Offset < b.Offset + bSize && b.Offset < a.Offset + aSize;
+}
+
+} // namespace
+
+Buffer::Buffer(Buffer&&) noexcept = default;
+Buffer& Buffer::operator=(Buffer&&) noexcept = default;
+Buffer::~Buffer() = default;
+uint64_t Buffer::size() const { return impl_ ? impl_->buffer->size : 0; }
+
+Operator::Operator(Operator&&) noexcept = default;
+Operator& Operator::operator=(Operator&&) noexcept = default;
+Operator::~Operator() = default;
+std::vector<std::string> Operator::tensorNames() const { return impl_ ? impl_->plan.tensorNames : std::vector<std::string>{}; }
+
+Device::Device(Device&&) noexcept = default;
+Device& Device::operator=(Device&&) noexcept = default;
+Device::~Device() = default;
+
+const char* toString(Backend) { return "Vulkan"; }
+const char* toString(AdapterType type) {
+    switch (type) {
+    case AdapterType::Discrete: return "discrete";
+    case AdapterType::Integrated: return "integrated";
+    case AdapterType::Virtual: return "virtual";
+    case AdapterType::Cpu: return "cpu";
+    default: return "other";
+    }
+}
+
+Result<std::vector<AdapterInfo>> enumerateAdapters(Backend) { return detail::vulkanEnumerateAdapters(); }
+
+Result<Device> Device::create(const DeviceOptions& options) {
+    auto backend = detail::createVulkanDevice(options);
+    if (!backend) return backend.status();
+    auto impl = std::make_shared<detail::DeviceImpl>();
+    impl->backend = std::move(backend.value());
+    impl->options = options;
+    impl->bindingAlignment =
+        std::max<uint64_t>(16, impl->backend->adapter().features.minStorageBufferOffsetAlignment);
+    Device device;
+    device.impl_ = std::move(impl);
+    return device;
+}
+
+const AdapterInfo& Device::adapter() const { return impl_->backend->adapter(); }
+uint64_t Device::bindingAlignment() const { return impl_->bindingAlignment; }
+uint32_t Device::validationMessageCount() const { return impl_->backend->validationMessages(); }
+
+Result<Buffer> Device::createBuffer(uint64_t sizeInBytes) {
+    if (sizeInBytes == 0) return Status(StatusCode::InvalidArgument, "createBuffer: sizeInBytes must be greater than 0");
+    auto b = impl_->backend->createBuffer(sizeInBytes);
+    if (!b) return b.status();
+    Buffer buffer;
+    buffer.impl_ = std::make_shared<detail::BufferImpl>();
+    buffer.impl_->device = impl_;
+    buffer.impl_->buffer = std::move(b.value());
+    return buffer;
+}
+
+static Status checkTransfer(const char* what, const Buffer& buffer, uint64_t offset, uint64_t size,
+                            const std::shared_ptr<detail::DeviceImpl>& device) {
+    if (!buffer.valid() || buffer.impl_->device != device)
+        return Status(StatusCode::InvalidArgument, std::string(what) + ": buffer is empty or belongs to another Device");
+    if (offset > buffer.size() || size > buffer.size() - offset)
+        return Status(StatusCode::InvalidArgument, std::string(what) + ": offset (" + std::to_string(offset) +
+                                                       ") + size (" + std::to_string(size) + ") exceeds the buffer (" +
+                                                       std::to_string(buffer.size()) + " bytes)");
+    return {};
+}
+
+Status Device::upload(Buffer& buffer, uint64_t offset, const void* data, uint64_t size) {
+    if (Status s = checkTransfer("upload", buffer, offset, size, impl_); !s) return s;
+    return impl_->backend->upload(*buffer.impl_->buffer, offset, data, size);
+}
+
+Status Device::download(const Buffer& buffer, uint64_t offset, void* data, uint64_t size) {
+    if (Status s = checkTransfer("download", buffer, offset, size, impl_); !s) return s;
+    return impl_->backend->download(*buffer.impl_->buffer, offset, data, size);
+}
+
+Result<Operator> Device::compile(const ScatterNDDesc& desc) { return compileWith(impl_, desc, &core::planScatterND); }
+Result<Operator> Device::compile(const ScatterElementsDesc& desc) {
+    return compileWith(impl_, desc, &core::planScatterElements);
+}
+Result<Operator> Device::compile(const TopKDesc& desc) { return compileWith(impl_, desc, &core::planTopK); }
+
+Status Device::execute(const Operator& op, const std::vector<TensorBinding>& bindings) {
+    if (!op.impl_ || op.impl_->device != impl_)
+        return Status(StatusCode::InvalidArgument, "execute: the Operator is empty or was compiled for another Device");
+    detail::OperatorImpl& o = *op.impl_;
+    const core::Plan& plan = o.plan;
+    const char* name = plan.op;
+    if (bindings.size() != plan.tensors.size()) {
+        std::string names;
+        for (auto& n : plan.tensorNames) names += (names.empty() ? "" : ", ") + n;
+        return core::invalid(name, std::to_string(bindings.size()) + " tensor bindings given; " +
+                                       std::to_string(plan.tensors.size()) + " are needed (" + names + ")");
+    }
+    std::vector<uint64_t> sizes(bindings.size());
+    for (size_t i = 0; i < bindings.size(); ++i) {
+        sizes[i] = calcBufferTensorSize(plan.tensors[i]);
+        const TensorBinding& b = bindings[i];
+        const std::string& t = plan.tensorNames[i];
+        if (sizes[i] == 0) continue;  // an empty tensor needs no memory
+        if (!b.Buffer || !b.Buffer->valid() || b.Buffer->impl_->device != impl_)
+            return core::invalid(name, t + " binding has no Buffer, or one from another Device");
+        if (b.Offset % impl_->bindingAlignment)
+            return core::invalid(name, t + " binding Offset (" + std::to_string(b.Offset) +
+                                           ") must be a multiple of Device::bindingAlignment() (" +
+                                           std::to_string(impl_->bindingAlignment) + ")");
+        if (b.Offset > b.Buffer->size() || sizes[i] > b.Buffer->size() - b.Offset)
+            return core::invalid(name, t + " binding (offset " + std::to_string(b.Offset) + " + " +
+                                           std::to_string(sizes[i]) + " bytes) exceeds its Buffer (" +
+                                           std::to_string(b.Buffer->size()) + " bytes)");
+    }
+    for (size_t w = plan.firstOutput; w < bindings.size(); ++w)
+        for (size_t i = 0; i < bindings.size(); ++i)
+            if (i != w && sizes[w] && sizes[i] && (i < w || i < plan.firstOutput) &&
+                overlaps(bindings[w], sizes[w], bindings[i], sizes[i]))
+                return core::invalid(name, plan.tensorNames[w] + " overlaps " + plan.tensorNames[i] +
+                                               "; outputs may not alias other tensors");
+    if (plan.dispatches.empty()) return {};
+
+    std::lock_guard<std::mutex> lock(o.running);
+    std::vector<detail::Command> commands;
+    if (plan.usesStatus) {
+        detail::Command fill;
+        fill.kind = detail::Command::Kind::Fill;
+        fill.fill = {o.status.get(), 0, o.status->size};
+        commands.push_back(fill);
+    }
+    for (size_t i = 0; i < plan.dispatches.size(); ++i) {
+        const core::PlanDispatch& d = plan.dispatches[i];
+        detail::Command c;
+        c.kernel = o.kernels[i];
+        c.push[0] = d.paramsBase;
+        c.push[1] = d.arg;
+        c.groups = d.groups;
+        for (const core::PlanBinding& pb : d.bindings) {
+            switch (pb.kind) {
+            case core::BindingKind::Params: c.bindings.push_back({o.params.get(), 0, o.params->size}); break;
+            case core::BindingKind::Tensor:
+                c.bindings.push_back({bindings[pb.tensor].Buffer->impl_->buffer.get(), bindings[pb.tensor].Offset,
+                                      sizes[pb.tensor]});
+                break;
+            case core::BindingKind::Scratch: c.bindings.push_back({o.scratch.get(), pb.offset, pb.size}); break;
+            case core::BindingKind::Status: c.bindings.push_back({o.status.get(), 0, o.status->size}); break;
+            }
+        }
+        commands.push_back(std::move(c));
+    }
+    if (Status s = impl_->backend->run(commands); !s) return s;
+    if (plan.usesStatus) {
+        uint32_t flags = 0;
+        if (Status s = impl_->backend->download(*o.status, 0, &flags, 4); !s) return s;
+        if (flags & 1u)
+            return Status(StatusCode::IndexOutOfRange,
+                          std::string(name) + ": IndicesTensor holds values outside [-size, size) of the dimension "
+                                              "they index; those updates were dropped, all others written");
+    }
+    return {};
+}
+
+} // namespace ripple

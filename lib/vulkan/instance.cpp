@@ -1,0 +1,185 @@
+#include "vulkan/instance.hpp"
+
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+
+namespace ripple::vk {
+
+Status check(VkResult result, const char* what) {
+    if (result == VK_SUCCESS) return {};
+    StatusCode code = StatusCode::Internal;
+    if (result == VK_ERROR_OUT_OF_HOST_MEMORY || result == VK_ERROR_OUT_OF_DEVICE_MEMORY)
+        code = StatusCode::OutOfMemory;
+    else if (result == VK_ERROR_DEVICE_LOST)
+        code = StatusCode::DeviceLost;
+    else if (result == VK_TIMEOUT)
+        code = StatusCode::Timeout;
+    return Status(code, std::string(what) + " failed (VkResult " + std::to_string(static_cast<int>(result)) + ")");
+}
+
+namespace {
+
+Status loadVulkan() {
+    static std::once_flag once;
+    static VkResult result = VK_ERROR_INITIALIZATION_FAILED;
+    std::call_once(once, [] { result = volkInitialize(); });
+    if (result != VK_SUCCESS)
+        return Status(StatusCode::NoDevice, "no Vulkan loader found (Debian: install libvulkan1 and a driver, e.g. "
+                                            "mesa-vulkan-drivers for lavapipe)");
+    return {};
+}
+
+bool hasLayer(const char* name) {
+    uint32_t count = 0;
+    vkEnumerateInstanceLayerProperties(&count, nullptr);
+    std::vector<VkLayerProperties> layers(count);
+    vkEnumerateInstanceLayerProperties(&count, layers.data());
+    for (auto& l : layers)
+        if (std::strcmp(l.layerName, name) == 0) return true;
+    return false;
+}
+
+} // namespace
+
+void Instance::log(LogLevel level, const std::string& message) const {
+    if (log_) return log_(level, message);
+    if (level >= LogLevel::Warning)
+        std::fprintf(stderr, "ripple %s: %s\n", level == LogLevel::Error ? "error" : "warning", message.c_str());
+}
+
+VKAPI_ATTR VkBool32 VKAPI_CALL Instance::onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                   VkDebugUtilsMessageTypeFlagsEXT,
+                                                   const VkDebugUtilsMessengerCallbackDataEXT* data, void* self) {
+    auto* instance = static_cast<Instance*>(self);
+    LogLevel level = severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT     ? LogLevel::Error
+                     : severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT ? LogLevel::Warning
+                                                                                   : LogLevel::Info;
+    if (level >= LogLevel::Warning) instance->validationMessages_++;
+    instance->log(level, std::string("validation: ") + (data && data->pMessage ? data->pMessage : ""));
+    return VK_FALSE;
+}
+
+Result<std::unique_ptr<Instance>> Instance::create(bool validation, LogCallback log) {
+    if (Status s = loadVulkan(); !s) return s;
+    const char* layer = "VK_LAYER_KHRONOS_validation";
+    if (validation && !hasLayer(layer))
+        return Status(StatusCode::NoDevice, "validation was requested but VK_LAYER_KHRONOS_validation is not "
+                                            "installed (Debian: vulkan-validationlayers)");
+    auto inst = std::unique_ptr<Instance>(new Instance());
+    inst->log_ = std::move(log);
+
+    uint32_t loaderVersion = volkGetInstanceVersion();
+    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+    app.pApplicationName = "ripple";
+    app.pEngineName = "ripple";
+    app.apiVersion = loaderVersion >= VK_API_VERSION_1_2 ? VK_API_VERSION_1_2 : VK_API_VERSION_1_1;
+    if (loaderVersion < VK_API_VERSION_1_1)
+        return Status(StatusCode::NoDevice, "the Vulkan loader is older than Vulkan 1.1, which ripple needs");
+
+    const char* debugExt = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+    VkDebugUtilsMessengerCreateInfoEXT messenger{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+    messenger.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                                VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    messenger.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                            VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                            VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+    messenger.pfnUserCallback = &Instance::onMessage;
+    messenger.pUserData = inst.get();
+
+    VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    info.pApplicationInfo = &app;
+    if (validation) {
+        info.enabledLayerCount = 1;
+        info.ppEnabledLayerNames = &layer;
+        info.enabledExtensionCount = 1;
+        info.ppEnabledExtensionNames = &debugExt;
+        info.pNext = &messenger;  // also reports on instance creation and destruction
+    }
+    if (Status s = check(vkCreateInstance(&info, nullptr, &inst->instance_), "vkCreateInstance"); !s) {
+        s = Status(StatusCode::NoDevice, s.message());
+        return s;
+    }
+    volkLoadInstanceOnly(inst->instance_);
+    if (validation)
+        vkCreateDebugUtilsMessengerEXT(inst->instance_, &messenger, nullptr, &inst->messenger_);
+
+    uint32_t count = 0;
+    vkEnumeratePhysicalDevices(inst->instance_, &count, nullptr);
+    std::vector<VkPhysicalDevice> all(count);
+    vkEnumeratePhysicalDevices(inst->instance_, &count, all.data());
+    for (VkPhysicalDevice pd : all) {
+        VkPhysicalDeviceProperties props;
+        vkGetPhysicalDeviceProperties(pd, &props);
+        if (props.apiVersion >= VK_API_VERSION_1_1) inst->physical_.push_back(pd);  // ripple needs Vulkan 1.1
+    }
+    return inst;
+}
+
+Instance::~Instance() {
+    if (messenger_) vkDestroyDebugUtilsMessengerEXT(instance_, messenger_, nullptr);
+    if (instance_) vkDestroyInstance(instance_, nullptr);
+}
+
+namespace {
+bool hasExtension(VkPhysicalDevice pd, const char* name) {
+    uint32_t count = 0;
+    vkEnumerateDeviceExtensionProperties(pd, nullptr, &count, nullptr);
+    std::vector<VkExtensionProperties> exts(count);
+    vkEnumerateDeviceExtensionProperties(pd, nullptr, &count, exts.data());
+    for (auto& e : exts)
+        if (std::strcmp(e.extensionName, name) == 0) return true;
+    return false;
+}
+} // namespace
+
+AdapterInfo Instance::describe(uint32_t index) const {
+    VkPhysicalDevice pd = physical_[index];
+    VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+    VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup};
+    vkGetPhysicalDeviceProperties2(pd, &props);
+    const bool v12 = props.properties.apiVersion >= VK_API_VERSION_1_2;
+
+    VkPhysicalDevice16BitStorageFeatures s16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
+    VkPhysicalDevice8BitStorageFeatures s8{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES};
+    VkPhysicalDeviceShaderFloat16Int8Features f16i8{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES};
+    VkPhysicalDeviceShaderAtomicInt64Features a64{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES};
+    VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &s16};
+    void** tail = &s16.pNext;
+    if (v12 || hasExtension(pd, VK_KHR_8BIT_STORAGE_EXTENSION_NAME)) *tail = &s8, tail = &s8.pNext;
+    if (v12 || hasExtension(pd, VK_KHR_SHADER_FLOAT16_INT8_EXTENSION_NAME)) *tail = &f16i8, tail = &f16i8.pNext;
+    if (v12 || hasExtension(pd, VK_KHR_SHADER_ATOMIC_INT64_EXTENSION_NAME)) *tail = &a64, tail = &a64.pNext;
+    vkGetPhysicalDeviceFeatures2(pd, &features);
+
+    AdapterInfo info;
+    info.index = index;
+    info.name = props.properties.deviceName;
+    info.backend = Backend::Vulkan;
+    switch (props.properties.deviceType) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: info.type = AdapterType::Discrete; break;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: info.type = AdapterType::Integrated; break;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: info.type = AdapterType::Virtual; break;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: info.type = AdapterType::Cpu; break;
+    default: info.type = AdapterType::Other; break;
+    }
+    info.apiVersion = props.properties.apiVersion;
+    AdapterFeatures& f = info.features;
+    f.int64 = features.features.shaderInt64;
+    f.int16 = features.features.shaderInt16;
+    f.storage16 = s16.storageBuffer16BitAccess;
+    f.storage8 = s8.storageBuffer8BitAccess;
+    f.int8 = f16i8.shaderInt8;
+    f.float16 = f16i8.shaderFloat16;
+    f.int64Atomics = a64.shaderBufferInt64Atomics;
+    const VkSubgroupFeatureFlags needed = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
+                                          VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_BIT;
+    f.subgroups = (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
+                  (subgroup.supportedOperations & needed) == needed;
+    f.subgroupSize = subgroup.subgroupSize;
+    f.pushDescriptors = hasExtension(pd, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+    f.maxStorageBufferRange = props.properties.limits.maxStorageBufferRange;
+    f.minStorageBufferOffsetAlignment = props.properties.limits.minStorageBufferOffsetAlignment;
+    return info;
+}
+
+} // namespace ripple::vk

@@ -1,0 +1,40 @@
+// The Vulkan instance, loaded through ripple's private volk, and what ripple reads of each adapter.
+#pragma once
+
+#include "ripple/device.hpp"
+
+#include <volk.h>
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ripple::vk {
+
+Status check(VkResult result, const char* what);  // VK_SUCCESS -> Ok; else a Status naming `what`
+
+// Owns a VkInstance (and the validation messenger when asked for).
+class Instance {
+public:
+    static Result<std::unique_ptr<Instance>> create(bool validation, LogCallback log);
+    ~Instance();
+
+    VkInstance handle() const { return instance_; }
+    const std::vector<VkPhysicalDevice>& physicalDevices() const { return physical_; }
+    AdapterInfo describe(uint32_t index) const;
+    uint32_t validationMessages() const { return validationMessages_.load(); }
+    void log(LogLevel level, const std::string& message) const;
+
+private:
+    static VKAPI_ATTR VkBool32 VKAPI_CALL onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                    VkDebugUtilsMessageTypeFlagsEXT types,
+                                                    const VkDebugUtilsMessengerCallbackDataEXT* data, void* self);
+    VkInstance instance_ = VK_NULL_HANDLE;
+    VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+    std::vector<VkPhysicalDevice> physical_;
+    LogCallback log_;
+    std::atomic<uint32_t> validationMessages_{0};
+};
+
+} // namespace ripple::vk
