@@ -5,7 +5,7 @@
 // SLOTS share a workgroup, one tile each. DTYPE_xx picks the value-to-key mapping.
 // Bindings: 1 input, 2 level-0 runs.
 #if defined(DTYPE_i64) || defined(DTYPE_u64)
-#define KEYW_2
+#define KEYW_k2
 #endif
 layout(local_size_x = 256) in;
 layout(push_constant) uniform PC { uint paramsBase; uint arg; } pc;

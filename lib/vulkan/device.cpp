@@ -268,7 +268,7 @@ Status VulkanDevice::upload(detail::BackendBuffer& buffer, uint64_t offset, cons
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     t_.vkBeginCommandBuffer(cmd_, &begin);
-    fullBarrier(t_, cmd_, VK_PIPELINE_STAGE_TRANSFER_BIT, kDeviceAccess);
+    fullBarrier(t_, cmd_, kDeviceStages, kDeviceAccess);
     VkBufferCopy region{0, offset, size};
     t_.vkCmdCopyBuffer(cmd_, staging.value()->buffer, static_cast<VulkanBuffer&>(buffer).buffer, 1, &region);
     t_.vkEndCommandBuffer(cmd_);
@@ -284,7 +284,7 @@ Status VulkanDevice::download(detail::BackendBuffer& buffer, uint64_t offset, vo
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     t_.vkBeginCommandBuffer(cmd_, &begin);
-    fullBarrier(t_, cmd_, VK_PIPELINE_STAGE_TRANSFER_BIT, kDeviceAccess);
+    fullBarrier(t_, cmd_, kDeviceStages, kDeviceAccess);
     VkBufferCopy region{offset, 0, size};
     t_.vkCmdCopyBuffer(cmd_, static_cast<VulkanBuffer&>(buffer).buffer, staging.value()->buffer, 1, &region);
     fullBarrier(t_, cmd_, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);

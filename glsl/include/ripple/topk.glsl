@@ -10,7 +10,7 @@
 //
 // Runs: after the tile pass (level 0) each row holds `tiles` sorted runs; level l+1 merges pairs of level
 // l's runs. A run at level l covers T<<l input elements and keeps at most cap(l) = min(K, T<<l) entries.
-#if defined(KEYW_2)
+#if defined(KEYW_k2)
 #define KEYW 2
 #else
 #define KEYW 1

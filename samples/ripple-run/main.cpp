@@ -1,0 +1,324 @@
+// ripple-run: runs one ripple operator on .npy files, through Vulkan.
+//
+//   ripple-run top-k --input X.npy --axis A --k K [--direction decreasing|increasing]
+//                    [--index-type uint32|uint64|int64] --output-values V.npy --output-indices I.npy
+//   ripple-run scatter-nd --input X.npy --indices I.npy --updates U.npy --output O.npy [--reduction none]
+//   ripple-run scatter-elements --input X.npy --indices I.npy --updates U.npy --axis A --output O.npy
+//                    [--reduction none]
+//   ripple-run devices
+// Options for every operator: --device N (adapter index, see `devices`), --validation (Khronos layer),
+// --portable (32-bit-storage kernels only), --print (print inputs and outputs).
+// Arrays keep their NumPy rank and are right-aligned to a common DimensionCount (leading 1s). Axis may be
+// negative (counted from the end, as ONNX does).
+// Exit status: 0 success; 2 invalid arguments or tensors; 3 index data out of range (found on the GPU);
+// 1 anything else. On failure no output file is left behind.
+#include "npy.hpp"
+
+#include "ripple/ripple.hpp"
+
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+
+namespace {
+
+enum Exit { kOk = 0, kOther = 1, kInvalid = 2, kIndexRange = 3 };
+
+int fail(int code, const std::string& message) {
+    std::fprintf(stderr, "ripple-run: %s\n", message.c_str());
+    return code;
+}
+
+int exitFor(const ripple::Status& s) {
+    switch (s.code()) {
+    case ripple::StatusCode::InvalidArgument:
+    case ripple::StatusCode::Unsupported: return kInvalid;
+    case ripple::StatusCode::IndexOutOfRange: return kIndexRange;
+    default: return kOther;
+    }
+}
+
+float halfToFloat(uint16_t h) {
+    uint32_t sign = (h >> 15) & 1, exp = (h >> 10) & 0x1F, mant = h & 0x3FF;
+    float v = exp == 0 ? std::ldexp(float(mant), -24) : exp == 31 ? (mant ? NAN : INFINITY)
+                                                                   : std::ldexp(float(mant | 0x400), int(exp) - 25);
+    return sign ? -v : v;
+}
+
+std::string formatElement(const npy::Array& a, uint64_t i) {
+    using ripple::DataType;
+    const uint8_t* p = a.data.data() + i * ripple::elementSize(a.type);
+    char buf[64];
+    auto get = [&](auto v) { std::memcpy(&v, p, sizeof v); return v; };
+    switch (a.type) {
+    case DataType::Float32: std::snprintf(buf, sizeof buf, "%g", get(float())); break;
+    case DataType::Float64: std::snprintf(buf, sizeof buf, "%g", get(double())); break;
+    case DataType::Float16: std::snprintf(buf, sizeof buf, "%g", halfToFloat(get(uint16_t()))); break;
+    case DataType::Int8: std::snprintf(buf, sizeof buf, "%d", get(int8_t())); break;
+    case DataType::Int16: std::snprintf(buf, sizeof buf, "%d", get(int16_t())); break;
+    case DataType::Int32: std::snprintf(buf, sizeof buf, "%d", get(int32_t())); break;
+    case DataType::Int64: std::snprintf(buf, sizeof buf, "%" PRId64, get(int64_t())); break;
+    case DataType::UInt8: std::snprintf(buf, sizeof buf, "%u", get(uint8_t())); break;
+    case DataType::UInt16: std::snprintf(buf, sizeof buf, "%u", get(uint16_t())); break;
+    case DataType::UInt32: std::snprintf(buf, sizeof buf, "%u", get(uint32_t())); break;
+    case DataType::UInt64: std::snprintf(buf, sizeof buf, "%" PRIu64, get(uint64_t())); break;
+    }
+    return buf;
+}
+
+void printNested(const npy::Array& a, size_t dim, uint64_t& i, std::string& out) {
+    if (dim == a.shape.size()) {
+        out += formatElement(a, i++);
+        return;
+    }
+    out += "[";
+    for (uint32_t k = 0; k < a.shape[dim]; ++k) {
+        if (k) out += dim + 1 == a.shape.size() ? ", " : ",\n" + std::string(dim + 1, ' ');
+        printNested(a, dim + 1, i, out);
+    }
+    out += "]";
+}
+
+void print(const char* name, const npy::Array& a) {
+    std::string sizes;
+    for (uint32_t s : a.shape) sizes += (sizes.empty() ? "" : ",") + std::to_string(s);
+    std::string body;
+    uint64_t i = 0;
+    if (a.count() <= 4096) printNested(a, 0, i, body);
+    else body = "(" + std::to_string(a.count()) + " elements)";
+    std::printf("%s (Sizes:{%s}, DataType:%s)\n%s\n\n", name, sizes.c_str(), ripple::toString(a.type), body.c_str());
+}
+
+struct Args {
+    std::string op;
+    std::map<std::string, std::string> values;
+    bool validation = false, portable = false, printAll = false;
+    bool has(const std::string& k) const { return values.count(k) != 0; }
+};
+
+bool parse(int argc, char** argv, Args& args, std::string& error) {
+    static const char* valued[] = {"input",  "indices", "updates",        "output",         "axis",
+                                   "k",      "direction", "index-type",  "output-values",  "output-indices",
+                                   "reduction", "device"};
+    if (argc < 2) return error = "usage: ripple-run top-k|scatter-nd|scatter-elements|devices [options]", false;
+    args.op = argv[1];
+    for (int i = 2; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a == "--validation") { args.validation = true; continue; }
+        if (a == "--portable") { args.portable = true; continue; }
+        if (a == "--print") { args.printAll = true; continue; }
+        bool known = false;
+        for (const char* v : valued) known |= a == std::string("--") + v;
+        if (!known) return error = "unknown option " + a, false;
+        if (i + 1 >= argc) return error = a + " needs a value", false;
+        args.values[a.substr(2)] = argv[++i];
+    }
+    return true;
+}
+
+bool parseInt(const std::string& s, long long& v) {
+    char* end = nullptr;
+    v = std::strtoll(s.c_str(), &end, 10);
+    return !s.empty() && *end == '\0';
+}
+
+ripple::TensorDesc descOf(const npy::Array& a, size_t rank) {
+    ripple::TensorDesc d;
+    d.DataType = a.type;
+    d.Sizes.assign(rank > a.shape.size() ? rank - a.shape.size() : 0, 1);
+    d.Sizes.insert(d.Sizes.end(), a.shape.begin(), a.shape.end());
+    return d;
+}
+
+// Uploads each array into its own buffer (at least 4 bytes) and returns the bindings.
+struct Tensors {
+    std::vector<ripple::Buffer> buffers;
+    std::vector<ripple::TensorBinding> bindings;
+};
+
+ripple::Status makeTensors(ripple::Device& device, const std::vector<const npy::Array*>& inputs,
+                           const std::vector<uint64_t>& outputBytes, Tensors& t) {
+    t.buffers.reserve(inputs.size() + outputBytes.size());
+    for (const npy::Array* a : inputs) {
+        auto b = device.createBuffer(std::max<uint64_t>(4, (a->data.size() + 3) & ~uint64_t(3)));
+        if (!b) return b.status();
+        t.buffers.push_back(std::move(b.value()));
+        if (ripple::Status s = device.upload(t.buffers.back(), 0, a->data.data(), a->data.size()); !s) return s;
+    }
+    for (uint64_t bytes : outputBytes) {
+        auto b = device.createBuffer(std::max<uint64_t>(4, bytes));
+        if (!b) return b.status();
+        t.buffers.push_back(std::move(b.value()));
+    }
+    for (auto& b : t.buffers) t.bindings.push_back({&b, 0});
+    return {};
+}
+
+int listDevices() {
+    auto adapters = ripple::enumerateAdapters();
+    if (!adapters) return fail(kOther, adapters.status().message());
+    if (adapters.value().empty()) return fail(kOther, "no Vulkan 1.1 adapter found");
+    for (const ripple::AdapterInfo& a : adapters.value()) {
+        const auto& f = a.features;
+        std::printf("%u: %s\n   backend %s, type %s, Vulkan %u.%u.%u, subgroup size %u, maxStorageBufferRange %" PRIu64
+                    "\n   features:%s%s%s%s%s%s%s%s%s\n",
+                    a.index, a.name.c_str(), ripple::toString(a.backend), ripple::toString(a.type),
+                    (a.apiVersion >> 22) & 0x7F, (a.apiVersion >> 12) & 0x3FF, a.apiVersion & 0xFFF, f.subgroupSize,
+                    f.maxStorageBufferRange, f.int64 ? " shaderInt64" : "", f.int64Atomics ? " int64Atomics" : "",
+                    f.int16 ? " shaderInt16" : "", f.int8 ? " shaderInt8" : "", f.float16 ? " shaderFloat16" : "",
+                    f.storage8 ? " storage8" : "", f.storage16 ? " storage16" : "", f.subgroups ? " subgroups" : "",
+                    f.pushDescriptors ? " pushDescriptors" : "");
+    }
+    return kOk;
+}
+
+int run(const Args& args) {
+    auto need = [&](const char* k) { return args.has(k); };
+    for (const char* k : {"input"})
+        if (!need(k)) return fail(kInvalid, std::string("--") + k + " is required");
+    ripple::DeviceOptions options;
+    options.validation = args.validation;
+    if (args.portable) options.kernels = ripple::KernelPreference::Portable;
+    if (args.has("device")) {
+        long long v;
+        if (!parseInt(args.values.at("device"), v) || v < 0)
+            return fail(kInvalid, "--device must be an adapter index (see ripple-run devices)");
+        options.adapterIndex = static_cast<int>(v);
+    }
+    std::string error;
+    npy::Array input;
+    if (!npy::load(args.values.at("input"), input, error)) return fail(kInvalid, "--input: " + error);
+    if (args.printAll) print("InputTensor", input);
+
+    auto axisArg = [&](size_t rank, uint32_t& axis) -> bool {
+        long long v;
+        if (!args.has("axis") || !parseInt(args.values.at("axis"), v)) return false;
+        if (v < 0) v += static_cast<long long>(rank);
+        if (v < 0) return false;
+        axis = static_cast<uint32_t>(v);
+        return true;
+    };
+    auto reductionOk = [&]() { return !args.has("reduction") || args.values.at("reduction") == "none"; };
+
+    if (args.op == "top-k") {
+        for (const char* k : {"axis", "k", "output-values", "output-indices"})
+            if (!need(k)) return fail(kInvalid, std::string("top-k: --") + k + " is required");
+        ripple::TopKDesc desc;
+        desc.InputTensor = descOf(input, input.shape.size());
+        if (!axisArg(input.shape.size(), desc.Axis))
+            return fail(kInvalid, "top-k: --axis must be an integer in [-rank, rank)");
+        long long k;
+        if (!parseInt(args.values.at("k"), k) || k < 0 || k > 0xFFFFFFFFll)
+            return fail(kInvalid, "top-k: --k must be a non-negative integer");
+        desc.K = static_cast<uint32_t>(k);
+        std::string dir = args.has("direction") ? args.values.at("direction") : "decreasing";
+        if (dir != "decreasing" && dir != "increasing")
+            return fail(kInvalid, "top-k: --direction must be decreasing or increasing");
+        desc.AxisDirection = dir == "increasing" ? ripple::AxisDirection::Increasing : ripple::AxisDirection::Decreasing;
+        std::string it = args.has("index-type") ? args.values.at("index-type") : "uint32";
+        ripple::DataType indexType = it == "uint32"   ? ripple::DataType::UInt32
+                                     : it == "uint64" ? ripple::DataType::UInt64
+                                     : it == "int64"  ? ripple::DataType::Int64
+                                                      : ripple::DataType::Float32;
+        if (it != "uint32" && it != "uint64" && it != "int64")
+            return fail(kInvalid, "top-k: --index-type must be uint32, uint64 or int64");
+        npy::Array values, indices;
+        values.type = input.type;
+        indices.type = indexType;
+        values.shape = indices.shape = input.shape;
+        if (desc.Axis < values.shape.size()) values.shape[desc.Axis] = indices.shape[desc.Axis] = desc.K;
+        desc.OutputValueTensor = descOf(values, input.shape.size());
+        desc.OutputIndexTensor = descOf(indices, input.shape.size());
+
+        auto device = ripple::Device::create(options);
+        if (!device) return fail(kOther, device.status().message());
+        auto op = device->compile(desc);
+        if (!op) return fail(exitFor(op.status()), op.status().message());
+        uint64_t vb = ripple::calcBufferTensorSize(desc.OutputValueTensor);
+        uint64_t ib = ripple::calcBufferTensorSize(desc.OutputIndexTensor);
+        Tensors t;
+        if (ripple::Status s = makeTensors(device.value(), {&input}, {vb, ib}, t); !s) return fail(exitFor(s), s.message());
+        if (ripple::Status s = device->execute(op.value(), t.bindings); !s) return fail(exitFor(s), s.message());
+        values.data.resize(values.count() * ripple::elementSize(values.type));
+        indices.data.resize(indices.count() * ripple::elementSize(indices.type));
+        if (ripple::Status s = device->download(t.buffers[1], 0, values.data.data(), values.data.size()); !s)
+            return fail(kOther, s.message());
+        if (ripple::Status s = device->download(t.buffers[2], 0, indices.data.data(), indices.data.size()); !s)
+            return fail(kOther, s.message());
+        if (!npy::save(args.values.at("output-values"), values, error)) return fail(kOther, error);
+        if (!npy::save(args.values.at("output-indices"), indices, error)) {
+            std::remove(args.values.at("output-values").c_str());
+            return fail(kOther, error);
+        }
+        if (args.printAll) print("OutputValueTensor", values), print("OutputIndexTensor", indices);
+        return kOk;
+    }
+
+    if (args.op != "scatter-nd" && args.op != "scatter-elements")
+        return fail(kInvalid, "unknown operator '" + args.op + "': use top-k, scatter-nd, scatter-elements or devices");
+    for (const char* k : {"indices", "updates", "output"})
+        if (!need(k)) return fail(kInvalid, args.op + ": --" + k + " is required");
+    if (!reductionOk()) {
+        const std::string& r = args.values.at("reduction");
+        if (r != "add" && r != "mul" && r != "max" && r != "min")
+            return fail(kInvalid, args.op + ": --reduction must be none, add, mul, max or min");
+        return fail(kInvalid, args.op + ": --reduction " + r + " is not implemented yet (only none)");
+    }
+    npy::Array indices, updates;
+    if (!npy::load(args.values.at("indices"), indices, error)) return fail(kInvalid, "--indices: " + error);
+    if (!npy::load(args.values.at("updates"), updates, error)) return fail(kInvalid, "--updates: " + error);
+    if (args.printAll) print("IndicesTensor", indices), print("UpdatesTensor", updates);
+    size_t rank = std::max({input.shape.size(), indices.shape.size(), updates.shape.size()});
+    npy::Array output;
+    output.type = input.type;
+    output.shape = input.shape;
+
+    auto device = ripple::Device::create(options);
+    if (!device) return fail(kOther, device.status().message());
+    ripple::Result<ripple::Operator> op = ripple::Status(ripple::StatusCode::Internal, "not compiled");
+    if (args.op == "scatter-nd") {
+        ripple::ScatterNDDesc desc;
+        desc.InputTensor = descOf(input, rank);
+        desc.IndicesTensor = descOf(indices, rank);
+        desc.UpdatesTensor = descOf(updates, rank);
+        desc.OutputTensor = descOf(output, rank);
+        desc.InputDimensionCount = static_cast<uint32_t>(input.shape.size());
+        desc.IndicesDimensionCount = static_cast<uint32_t>(indices.shape.size());
+        op = device->compile(desc);
+    } else {
+        ripple::ScatterElementsDesc desc;
+        desc.InputTensor = descOf(input, rank);
+        desc.IndicesTensor = descOf(indices, rank);
+        desc.UpdatesTensor = descOf(updates, rank);
+        desc.OutputTensor = descOf(output, rank);
+        if (!need("axis") || !axisArg(input.shape.size(), desc.Axis))
+            return fail(kInvalid, "scatter-elements: --axis must be an integer in [-rank, rank)");
+        desc.Axis += static_cast<uint32_t>(rank - input.shape.size());
+        op = device->compile(desc);
+    }
+    if (!op) return fail(exitFor(op.status()), op.status().message());
+    Tensors t;
+    if (ripple::Status s = makeTensors(device.value(), {&input, &indices, &updates}, {(input.data.size() + 3) & ~size_t(3)}, t); !s)
+        return fail(exitFor(s), s.message());
+    if (ripple::Status s = device->execute(op.value(), t.bindings); !s) return fail(exitFor(s), s.message());
+    output.data.resize(input.data.size());
+    if (ripple::Status s = device->download(t.buffers[3], 0, output.data.data(), output.data.size()); !s)
+        return fail(kOther, s.message());
+    if (!npy::save(args.values.at("output"), output, error)) return fail(kOther, error);
+    if (args.printAll) print("OutputTensor", output);
+    return kOk;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    Args args;
+    std::string error;
+    if (!parse(argc, argv, args, error)) return fail(kInvalid, error);
+    if (args.op == "devices") return listDevices();
+    return run(args);
+}
