@@ -14,6 +14,17 @@ namespace {
 
 constexpr uint64_t kWaitTimeoutNs = 600ull * 1000 * 1000 * 1000;  // a run that takes 10 minutes is lost
 
+// volkLoadDeviceTable reads volk's global vkGetDeviceProcAddr; point it at this device's instance first,
+// under a lock, so the table is right whatever other instances (ripple's or an engine's) exist.
+void loadDeviceTable(const InstanceFunctions& fn, VkDevice device, VolkDeviceTable& table) {
+    static std::mutex m;
+    std::lock_guard<std::mutex> lock(m);
+    PFN_vkGetDeviceProcAddr saved = vkGetDeviceProcAddr;
+    vkGetDeviceProcAddr = fn.vkGetDeviceProcAddr;
+    volkLoadDeviceTable(&table, device);
+    vkGetDeviceProcAddr = saved;
+}
+
 class VulkanBuffer : public detail::BackendBuffer {
 public:
     VkDevice device = VK_NULL_HANDLE;
@@ -105,9 +116,10 @@ Result<std::unique_ptr<detail::BackendDevice>> VulkanDevice::create(const Device
     const AdapterFeatures& f = dev->adapter_.features;
 
     uint32_t familyCount = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(dev->physical_, &familyCount, nullptr);
+    const InstanceFunctions& fn = dev->instance_->fn();
+    fn.vkGetPhysicalDeviceQueueFamilyProperties(dev->physical_, &familyCount, nullptr);
     std::vector<VkQueueFamilyProperties> families(familyCount);
-    vkGetPhysicalDeviceQueueFamilyProperties(dev->physical_, &familyCount, families.data());
+    fn.vkGetPhysicalDeviceQueueFamilyProperties(dev->physical_, &familyCount, families.data());
     bool found = false;
     for (uint32_t i = 0; i < familyCount && !found; ++i)
         if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) dev->queueFamily_ = i, found = true;
@@ -154,11 +166,11 @@ Result<std::unique_ptr<detail::BackendDevice>> VulkanDevice::create(const Device
     info.pQueueCreateInfos = &queue;
     info.enabledExtensionCount = static_cast<uint32_t>(exts.size());
     info.ppEnabledExtensionNames = exts.data();
-    if (Status s = check(vkCreateDevice(dev->physical_, &info, nullptr, &dev->device_), "vkCreateDevice"); !s)
+    if (Status s = check(fn.vkCreateDevice(dev->physical_, &info, nullptr, &dev->device_), "vkCreateDevice"); !s)
         return s;
-    volkLoadDeviceTable(&dev->t_, dev->device_);
+    loadDeviceTable(fn, dev->device_, dev->t_);
     dev->t_.vkGetDeviceQueue(dev->device_, dev->queueFamily_, 0, &dev->queue_);
-    vkGetPhysicalDeviceMemoryProperties(dev->physical_, &dev->memory_);
+    fn.vkGetPhysicalDeviceMemoryProperties(dev->physical_, &dev->memory_);
 
     VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
     poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;

@@ -100,33 +100,38 @@ Result<std::unique_ptr<Instance>> Instance::create(bool validation, LogCallback 
         s = Status(StatusCode::NoDevice, s.message());
         return s;
     }
-    volkLoadInstanceOnly(inst->instance_);
-    if (validation)
-        vkCreateDebugUtilsMessengerEXT(inst->instance_, &messenger, nullptr, &inst->messenger_);
+    InstanceFunctions& fn = inst->fn_;
+#define RIPPLE_LOAD(name) fn.name = reinterpret_cast<PFN_##name>(vkGetInstanceProcAddr(inst->instance_, #name));
+    RIPPLE_INSTANCE_FUNCTIONS(RIPPLE_LOAD)
+    RIPPLE_LOAD(vkCreateDebugUtilsMessengerEXT)
+    RIPPLE_LOAD(vkDestroyDebugUtilsMessengerEXT)
+#undef RIPPLE_LOAD
+    if (validation && fn.vkCreateDebugUtilsMessengerEXT)
+        fn.vkCreateDebugUtilsMessengerEXT(inst->instance_, &messenger, nullptr, &inst->messenger_);
 
     uint32_t count = 0;
-    vkEnumeratePhysicalDevices(inst->instance_, &count, nullptr);
+    fn.vkEnumeratePhysicalDevices(inst->instance_, &count, nullptr);
     std::vector<VkPhysicalDevice> all(count);
-    vkEnumeratePhysicalDevices(inst->instance_, &count, all.data());
+    fn.vkEnumeratePhysicalDevices(inst->instance_, &count, all.data());
     for (VkPhysicalDevice pd : all) {
         VkPhysicalDeviceProperties props;
-        vkGetPhysicalDeviceProperties(pd, &props);
+        fn.vkGetPhysicalDeviceProperties(pd, &props);
         if (props.apiVersion >= VK_API_VERSION_1_1) inst->physical_.push_back(pd);  // ripple needs Vulkan 1.1
     }
     return inst;
 }
 
 Instance::~Instance() {
-    if (messenger_) vkDestroyDebugUtilsMessengerEXT(instance_, messenger_, nullptr);
-    if (instance_) vkDestroyInstance(instance_, nullptr);
+    if (messenger_) fn_.vkDestroyDebugUtilsMessengerEXT(instance_, messenger_, nullptr);
+    if (instance_) fn_.vkDestroyInstance(instance_, nullptr);
 }
 
 namespace {
-bool hasExtension(VkPhysicalDevice pd, const char* name) {
+bool hasExtension(const InstanceFunctions& fn, VkPhysicalDevice pd, const char* name) {
     uint32_t count = 0;
-    vkEnumerateDeviceExtensionProperties(pd, nullptr, &count, nullptr);
+    fn.vkEnumerateDeviceExtensionProperties(pd, nullptr, &count, nullptr);
     std::vector<VkExtensionProperties> exts(count);
-    vkEnumerateDeviceExtensionProperties(pd, nullptr, &count, exts.data());
+    fn.vkEnumerateDeviceExtensionProperties(pd, nullptr, &count, exts.data());
     for (auto& e : exts)
         if (std::strcmp(e.extensionName, name) == 0) return true;
     return false;
@@ -137,7 +142,7 @@ AdapterInfo Instance::describe(uint32_t index) const {
     VkPhysicalDevice pd = physical_[index];
     VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
     VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup};
-    vkGetPhysicalDeviceProperties2(pd, &props);
+    fn_.vkGetPhysicalDeviceProperties2(pd, &props);
     const bool v12 = props.properties.apiVersion >= VK_API_VERSION_1_2;
 
     VkPhysicalDevice16BitStorageFeatures s16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
@@ -146,10 +151,10 @@ AdapterInfo Instance::describe(uint32_t index) const {
     VkPhysicalDeviceShaderAtomicInt64Features a64{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES};
     VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &s16};
     void** tail = &s16.pNext;
-    if (v12 || hasExtension(pd, VK_KHR_8BIT_STORAGE_EXTENSION_NAME)) *tail = &s8, tail = &s8.pNext;
-    if (v12 || hasExtension(pd, VK_KHR_SHADER_FLOAT16_INT8_EXTENSION_NAME)) *tail = &f16i8, tail = &f16i8.pNext;
-    if (v12 || hasExtension(pd, VK_KHR_SHADER_ATOMIC_INT64_EXTENSION_NAME)) *tail = &a64, tail = &a64.pNext;
-    vkGetPhysicalDeviceFeatures2(pd, &features);
+    if (v12 || hasExtension(fn_, pd, VK_KHR_8BIT_STORAGE_EXTENSION_NAME)) *tail = &s8, tail = &s8.pNext;
+    if (v12 || hasExtension(fn_, pd, VK_KHR_SHADER_FLOAT16_INT8_EXTENSION_NAME)) *tail = &f16i8, tail = &f16i8.pNext;
+    if (v12 || hasExtension(fn_, pd, VK_KHR_SHADER_ATOMIC_INT64_EXTENSION_NAME)) *tail = &a64, tail = &a64.pNext;
+    fn_.vkGetPhysicalDeviceFeatures2(pd, &features);
 
     AdapterInfo info;
     info.index = index;
@@ -176,7 +181,7 @@ AdapterInfo Instance::describe(uint32_t index) const {
     f.subgroups = (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
                   (subgroup.supportedOperations & needed) == needed;
     f.subgroupSize = subgroup.subgroupSize;
-    f.pushDescriptors = hasExtension(pd, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+    f.pushDescriptors = hasExtension(fn_, pd, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
     f.maxStorageBufferRange = props.properties.limits.maxStorageBufferRange;
     f.minStorageBufferOffsetAlignment = props.properties.limits.minStorageBufferOffsetAlignment;
     return info;

@@ -14,6 +14,27 @@ namespace ripple::vk {
 
 Status check(VkResult result, const char* what);  // VK_SUCCESS -> Ok; else a Status naming `what`
 
+// The instance-level functions ripple calls, loaded per instance: volk's own globals hold one instance's
+// pointers, which would be wrong for a second instance (or an engine's).
+#define RIPPLE_INSTANCE_FUNCTIONS(X)                                                                             \
+    X(vkDestroyInstance)                                                                                         \
+    X(vkEnumeratePhysicalDevices)                                                                                \
+    X(vkGetPhysicalDeviceProperties)                                                                             \
+    X(vkGetPhysicalDeviceProperties2)                                                                            \
+    X(vkGetPhysicalDeviceFeatures2)                                                                              \
+    X(vkGetPhysicalDeviceQueueFamilyProperties)                                                                  \
+    X(vkGetPhysicalDeviceMemoryProperties)                                                                       \
+    X(vkEnumerateDeviceExtensionProperties)                                                                      \
+    X(vkCreateDevice)                                                                                            \
+    X(vkGetDeviceProcAddr)
+struct InstanceFunctions {
+#define RIPPLE_DECLARE(name) PFN_##name name = nullptr;
+    RIPPLE_INSTANCE_FUNCTIONS(RIPPLE_DECLARE)
+#undef RIPPLE_DECLARE
+    PFN_vkCreateDebugUtilsMessengerEXT vkCreateDebugUtilsMessengerEXT = nullptr;
+    PFN_vkDestroyDebugUtilsMessengerEXT vkDestroyDebugUtilsMessengerEXT = nullptr;
+};
+
 // Owns a VkInstance (and the validation messenger when asked for).
 class Instance {
 public:
@@ -21,6 +42,7 @@ public:
     ~Instance();
 
     VkInstance handle() const { return instance_; }
+    const InstanceFunctions& fn() const { return fn_; }
     const std::vector<VkPhysicalDevice>& physicalDevices() const { return physical_; }
     AdapterInfo describe(uint32_t index) const;
     uint32_t validationMessages() const { return validationMessages_.load(); }
@@ -31,6 +53,7 @@ private:
                                                     VkDebugUtilsMessageTypeFlagsEXT types,
                                                     const VkDebugUtilsMessengerCallbackDataEXT* data, void* self);
     VkInstance instance_ = VK_NULL_HANDLE;
+    InstanceFunctions fn_;
     VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
     std::vector<VkPhysicalDevice> physical_;
     LogCallback log_;

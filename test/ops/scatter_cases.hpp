@@ -1,0 +1,41 @@
+// Shared by the scatter tests: type lists, index generation (distinct targets, negative forms for signed
+// index types) and the comparison of a run with the reference.
+#pragma once
+
+#include "support/gpu.hpp"
+#include "support/reference.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+
+namespace sc {
+
+using namespace ripple;
+
+inline const DataType kDataTypes[] = {DataType::Float32, DataType::Float16, DataType::UInt32, DataType::UInt16,
+                                      DataType::UInt8,   DataType::Int32,   DataType::Int16,  DataType::Int8,
+                                      DataType::Float64, DataType::UInt64,  DataType::Int64};
+inline const DataType kIndexTypes[] = {DataType::Int32, DataType::UInt32, DataType::Int64, DataType::UInt64};
+
+// Writes index value r (0 <= r < size) at `linear`, as r - size half the time for signed types.
+inline void putIndex(rt::HostTensor& t, uint64_t linear, uint32_t r, uint32_t size, std::mt19937& rng) {
+    int64_t v = r;
+    if (rt::isSigned(t.desc.DataType) && (rng() & 1)) v -= size;
+    t.setBits(linear, static_cast<uint64_t>(v));
+}
+
+inline std::vector<uint8_t> meaningful(std::vector<uint8_t> bytes, const TensorDesc& d) {
+    bytes.resize(d.elementCount() * elementSize(d.DataType));
+    return bytes;
+}
+
+inline void compareOutput(const rt::GpuResult& r, const std::vector<uint8_t>& want, const TensorDesc& out) {
+    INFO("output: " << rt::firstDifference(meaningful(r.outputs[0], out), meaningful(want, out),
+                                           elementSize(out.DataType)));
+    CHECK(meaningful(r.outputs[0], out) == meaningful(want, out));
+}
+
+} // namespace sc

@@ -1,0 +1,154 @@
+// ScatterND on the device against the CPU reference.
+#include "scatter_cases.hpp"
+
+using namespace ripple;
+using namespace sc;
+
+namespace {
+
+struct NDCase {
+    std::vector<uint32_t> input;    // meaningful input sizes
+    std::vector<uint32_t> batch;    // meaningful indices sizes without the last
+    uint32_t q;                     // tuple length
+    uint32_t rank;                  // DimensionCount (>= every meaningful rank): leading 1s pad
+};
+
+// Builds a case with distinct target tuples, runs it and compares. `strided`: inputs use padded strides.
+void checkScatterND(Device& dev, const NDCase& c, DataType type, DataType indexType, bool strided, std::mt19937& rng) {
+    const uint32_t n = c.rank;
+    auto pad = [&](std::vector<uint32_t> s) {
+        s.insert(s.begin(), n - s.size(), 1);
+        return s;
+    };
+    std::vector<uint32_t> indSizes = c.batch;
+    indSizes.push_back(c.q);
+    std::vector<uint32_t> updSizes = c.batch;
+    updSizes.insert(updSizes.end(), c.input.begin() + c.q, c.input.end());
+    auto stridesFor = [&](const std::vector<uint32_t>& sizes) {
+        if (!strided) return std::vector<uint32_t>{};
+        std::vector<uint32_t> st(sizes.size());
+        uint32_t s = 1;
+        for (size_t i = sizes.size(); i-- > 0;) st[i] = s, s *= sizes[i] + (i % 2 ? 0 : 1);  // gaps in some dims
+        return st;
+    };
+    ScatterNDDesc desc;
+    desc.InputTensor = {type, pad(c.input), {}};
+    desc.IndicesTensor = {indexType, pad(indSizes), {}};
+    desc.UpdatesTensor = {type, pad(updSizes), {}};
+    desc.OutputTensor = {type, pad(c.input), {}};
+    desc.InputTensor.Strides = stridesFor(desc.InputTensor.Sizes);
+    desc.IndicesTensor.Strides = stridesFor(desc.IndicesTensor.Sizes);
+    desc.UpdatesTensor.Strides = stridesFor(desc.UpdatesTensor.Sizes);
+    desc.InputDimensionCount = static_cast<uint32_t>(c.input.size());
+    desc.IndicesDimensionCount = static_cast<uint32_t>(indSizes.size());
+
+    rt::HostTensor input(type, desc.InputTensor.Sizes, desc.InputTensor.Strides);
+    rt::HostTensor updates(type, desc.UpdatesTensor.Sizes, desc.UpdatesTensor.Strides);
+    rt::HostTensor indices(indexType, desc.IndicesTensor.Sizes, desc.IndicesTensor.Strides);
+    rt::fill(input, rng, rt::Fill::Special);
+    rt::fill(updates, rng, rt::Fill::Random);
+    rt::fill(indices, rng, rt::Fill::Random);  // every byte random, then the real tuples below
+    // Distinct tuples: a random sample of all prefixes of the first q input dims.
+    uint64_t prefixes = 1;
+    for (uint32_t j = 0; j < c.q; ++j) prefixes *= c.input[j];
+    const uint64_t tuples = indices.count() / c.q;
+    REQUIRE(tuples <= prefixes);
+    std::vector<uint64_t> pick(prefixes);
+    std::iota(pick.begin(), pick.end(), 0);
+    std::shuffle(pick.begin(), pick.end(), rng);
+    for (uint64_t t = 0; t < tuples; ++t) {
+        uint64_t p = pick[t];
+        for (uint32_t j = c.q; j-- > 0;) {
+            putIndex(indices, t * c.q + j, static_cast<uint32_t>(p % c.input[j]), c.input[j], rng);
+            p /= c.input[j];
+        }
+    }
+    INFO("ScatterND input " << rt::describe(desc.InputTensor) << " indices " << rt::describe(desc.IndicesTensor)
+                            << " updates " << rt::describe(desc.UpdatesTensor));
+    auto op = dev.compile(desc);
+    INFO(op.status().message());
+    REQUIRE(op.ok());
+    rt::GpuResult r = rt::runOnGpu(dev, op.value(), {&input, &indices, &updates}, {desc.OutputTensor});
+    INFO(r.status.message());
+    REQUIRE(r.status.ok());
+    int outOfRange = 0;
+    compareOutput(r, rt::referenceScatterND(desc, input, indices, updates, &outOfRange), desc.OutputTensor);
+    CHECK(outOfRange == 0);
+}
+
+const NDCase kCases[] = {
+    {{8}, {4}, 1, 2},                 // the DirectML example's shape
+    {{7}, {}, 1, 1},                  // a single tuple
+    {{4, 5, 6}, {3}, 1, 3},           // row slices
+    {{4, 5, 6}, {2, 3}, 2, 4},        // batch of tuples, padded rank
+    {{3, 5, 7}, {4}, 3, 3},           // element updates
+    {{33, 3}, {1, 7}, 1, 5},          // odd sizes, leading 1s
+    {{1000}, {33}, 1, 2},
+};
+
+} // namespace
+
+TEST_CASE("ScatterND matches the reference for every data type and index type", "[scatter_nd][gpu]") {
+    std::mt19937 rng(2024);
+    for (DataType type : kDataTypes)
+        for (DataType indexType : kIndexTypes)
+            for (const NDCase& c : kCases) checkScatterND(rt::device(), c, type, indexType, false, rng);
+}
+
+TEST_CASE("ScatterND reads strided inputs, indices and updates", "[scatter_nd][gpu]") {
+    std::mt19937 rng(77);
+    for (DataType type : {DataType::UInt8, DataType::Float16, DataType::Int32, DataType::Float64})
+        for (const NDCase& c : kCases) checkScatterND(rt::device(), c, type, DataType::Int64, true, rng);
+}
+
+TEST_CASE("ScatterND with the portable kernels", "[scatter_nd][gpu][portable]") {
+    std::mt19937 rng(31);
+    for (DataType type : kDataTypes)
+        for (const NDCase& c : kCases) checkScatterND(rt::device(KernelPreference::Portable), c, type, DataType::Int32, false, rng);
+}
+
+TEST_CASE("ScatterND drops out-of-range tuples, writes the rest and reports IndexOutOfRange", "[scatter_nd][gpu]") {
+    std::mt19937 rng(3);
+    for (DataType indexType : kIndexTypes) {
+        for (DataType type : {DataType::UInt8, DataType::Float32, DataType::Int64}) {
+            ScatterNDDesc desc;
+            desc.InputTensor = desc.OutputTensor = {type, {6, 4}, {}};
+            desc.IndicesTensor = {indexType, {5, 1}, {}};
+            desc.UpdatesTensor = {type, {5, 4}, {}};
+            desc.InputDimensionCount = desc.IndicesDimensionCount = 2;
+            rt::HostTensor input(type, {6, 4}), updates(type, {5, 4}), indices(indexType, {5, 1});
+            rt::fill(input, rng, rt::Fill::Random);
+            rt::fill(updates, rng, rt::Fill::Random);
+            const bool s = rt::isSigned(indexType);
+            const uint64_t big = indexType == DataType::Int32 || indexType == DataType::UInt32 ? 0x80000000ull
+                                                                                                 : 0x100000002ull;
+            const uint64_t values[] = {1, 6, big, s ? static_cast<uint64_t>(-7) : 4, s ? static_cast<uint64_t>(-6) : 0};
+            for (int i = 0; i < 5; ++i) indices.setBits(i, values[i]);
+            auto op = rt::device().compile(desc);
+            REQUIRE(op.ok());
+            rt::GpuResult r = rt::runOnGpu(rt::device(), op.value(), {&input, &indices, &updates}, {desc.OutputTensor});
+            INFO(toString(indexType) << " " << toString(type) << ": " << r.status.message());
+            CHECK(r.status.code() == StatusCode::IndexOutOfRange);
+            CHECK(r.status.message().find("IndicesTensor") != std::string::npos);
+            int dropped = 0;
+            compareOutput(r, rt::referenceScatterND(desc, input, indices, updates, &dropped), desc.OutputTensor);
+            CHECK(dropped == (s ? 3 : 2));
+        }
+    }
+}
+
+TEST_CASE("ScatterND of empty tensors succeeds", "[scatter_nd][gpu]") {
+    std::mt19937 rng(1);
+    ScatterNDDesc desc;
+    desc.InputTensor = desc.OutputTensor = {DataType::Float32, {4, 3}, {}};
+    desc.IndicesTensor = {DataType::Int32, {0, 1}, {}};
+    desc.UpdatesTensor = {DataType::Float32, {0, 3}, {}};
+    desc.InputDimensionCount = desc.IndicesDimensionCount = 2;
+    rt::HostTensor input(DataType::Float32, {4, 3}), indices(DataType::Int32, {0, 1}), updates(DataType::Float32, {0, 3});
+    rt::fill(input, rng, rt::Fill::Random);
+    auto op = rt::device().compile(desc);
+    REQUIRE(op.ok());
+    rt::GpuResult r = rt::runOnGpu(rt::device(), op.value(), {&input, &indices, &updates}, {desc.OutputTensor});
+    REQUIRE(r.status.ok());
+    compareOutput(r, rt::referenceScatterND(desc, input, indices, updates, nullptr), desc.OutputTensor);
+}

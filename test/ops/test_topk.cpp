@@ -1,0 +1,126 @@
+// TopK on the device against the CPU reference: every input type, index type, direction, rank and axis,
+// odd sizes, multi-tile rows, strided and broadcast inputs, ties, NaN and +-0.0, K from 0 to the axis.
+#include "support/gpu.hpp"
+#include "support/reference.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace ripple;
+
+namespace {
+
+const DataType kTypes[] = {DataType::Float32, DataType::Float16, DataType::Int32,  DataType::UInt32, DataType::Int16,
+                           DataType::UInt16,  DataType::Int8,    DataType::UInt8,  DataType::Int64,  DataType::UInt64};
+
+std::vector<uint8_t> meaningful(std::vector<uint8_t> bytes, const TensorDesc& d) {
+    bytes.resize(d.elementCount() * elementSize(d.DataType));
+    return bytes;
+}
+
+// Runs one TopK case on `dev` and compares values and indices bit for bit with the reference.
+void checkTopK(Device& dev, const rt::HostTensor& input, uint32_t axis, uint32_t k, AxisDirection direction,
+               DataType indexType) {
+    TopKDesc desc;
+    desc.InputTensor = input.desc;
+    desc.Axis = axis;
+    desc.K = k;
+    desc.AxisDirection = direction;
+    std::vector<uint32_t> outSizes = input.desc.Sizes;
+    outSizes[axis] = k;
+    desc.OutputValueTensor = {input.desc.DataType, outSizes, {}};
+    desc.OutputIndexTensor = {indexType, outSizes, {}};
+    INFO("TopK input " << rt::describe(input.desc) << " axis " << axis << " K " << k << " "
+                       << (direction == AxisDirection::Decreasing ? "DECREASING" : "INCREASING") << " indices "
+                       << toString(indexType));
+    auto op = dev.compile(desc);
+    INFO(op.status().message());
+    REQUIRE(op.ok());
+    rt::GpuResult r = rt::runOnGpu(dev, op.value(), {&input}, {desc.OutputValueTensor, desc.OutputIndexTensor});
+    INFO(r.status.message());
+    REQUIRE(r.status.ok());
+    std::vector<uint8_t> values, indices;
+    rt::referenceTopK(desc, input, values, indices);
+    INFO("values: " << rt::firstDifference(meaningful(r.outputs[0], desc.OutputValueTensor),
+                                           meaningful(values, desc.OutputValueTensor), elementSize(input.desc.DataType)));
+    CHECK(meaningful(r.outputs[0], desc.OutputValueTensor) == meaningful(values, desc.OutputValueTensor));
+    INFO("indices: " << rt::firstDifference(meaningful(r.outputs[1], desc.OutputIndexTensor),
+                                            meaningful(indices, desc.OutputIndexTensor), elementSize(indexType)));
+    CHECK(meaningful(r.outputs[1], desc.OutputIndexTensor) == meaningful(indices, desc.OutputIndexTensor));
+}
+
+} // namespace
+
+TEST_CASE("TopK matches the reference for every data type, shape, axis and direction", "[topk][gpu]") {
+    std::mt19937 rng(1234);
+    struct Shape {
+        std::vector<uint32_t> sizes;
+        uint32_t axis;
+    };
+    const Shape shapes[] = {{{1}, 0},           {{7}, 0},          {{33}, 0},         {{1000}, 0},
+                            {{5, 33}, 1},       {{33, 5}, 0},      {{3, 4, 7}, 1},    {{2, 1025}, 1},
+                            {{2, 3, 2, 5}, 2},  {{1, 2, 1, 3, 1, 2, 1, 5}, 7}};
+    for (DataType type : kTypes) {
+        for (const Shape& s : shapes) {
+            for (rt::Fill how : {rt::Fill::Random, rt::Fill::Ties, rt::Fill::Special}) {
+                rt::HostTensor input(type, s.sizes);
+                rt::fill(input, rng, how);
+                const uint32_t n = s.sizes[s.axis];
+                const uint32_t k = std::uniform_int_distribution<uint32_t>(1, n)(rng);
+                const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
+                const DataType idx = std::array{DataType::UInt32, DataType::UInt64, DataType::Int64}[rng() % 3];
+                checkTopK(rt::device(), input, s.axis, k, dir, idx);
+            }
+        }
+    }
+}
+
+TEST_CASE("TopK with K = 1, K = the whole axis and K = 0", "[topk][gpu]") {
+    std::mt19937 rng(7);
+    for (DataType type : {DataType::Float32, DataType::Int8, DataType::UInt64}) {
+        rt::HostTensor input(type, {3, 1000});
+        rt::fill(input, rng, rt::Fill::Special);
+        for (uint32_t k : {0u, 1u, 999u, 1000u})
+            for (auto dir : {AxisDirection::Decreasing, AxisDirection::Increasing})
+                checkTopK(rt::device(), input, 1, k, dir, DataType::UInt32);
+    }
+}
+
+TEST_CASE("TopK reads strided and broadcast inputs in place", "[topk][gpu]") {
+    std::mt19937 rng(99);
+    for (DataType type : {DataType::Float16, DataType::Int32, DataType::Int64, DataType::UInt8}) {
+        // A transposed view: logical {5, 9}, stored as {9, 5}.
+        rt::HostTensor transposed(type, {5, 9}, {1, 5});
+        rt::fill(transposed, rng, rt::Fill::Ties);
+        checkTopK(rt::device(), transposed, 1, 4, AxisDirection::Decreasing, DataType::UInt32);
+        checkTopK(rt::device(), transposed, 0, 5, AxisDirection::Increasing, DataType::UInt64);
+        // Padded rows (stride 13 for 11 elements) and a broadcast dimension (stride 0).
+        rt::HostTensor padded(type, {3, 4, 11}, {0, 13, 1});
+        rt::fill(padded, rng, rt::Fill::Random);
+        checkTopK(rt::device(), padded, 2, 6, AxisDirection::Decreasing, DataType::Int64);
+        checkTopK(rt::device(), padded, 1, 2, AxisDirection::Increasing, DataType::UInt32);
+    }
+}
+
+TEST_CASE("TopK with the portable kernels", "[topk][gpu][portable]") {
+    std::mt19937 rng(5);
+    for (DataType type : kTypes) {
+        rt::HostTensor input(type, {4, 1500});
+        rt::fill(input, rng, rt::Fill::Special);
+        checkTopK(rt::device(KernelPreference::Portable), input, 1, 33, AxisDirection::Decreasing, DataType::UInt32);
+    }
+}
+
+TEST_CASE("TopK of a 1 x 1,000,000 FLOAT32 row, K = 1000, and a full sort of 200,000", "[topk][gpu][large]") {
+    std::mt19937 rng(42);
+    rt::HostTensor big(DataType::Float32, {1, 1000000});
+    rt::fill(big, rng, rt::Fill::Random);
+    checkTopK(rt::device(), big, 1, 1000, AxisDirection::Decreasing, DataType::UInt32);
+    rt::HostTensor all(DataType::Int16, {200000});
+    rt::fill(all, rng, rt::Fill::Random);
+    checkTopK(rt::device(), all, 0, 200000, AxisDirection::Increasing, DataType::UInt32);
+}
+
+TEST_CASE("TopK of empty tensors succeeds and writes nothing", "[topk][gpu]") {
+    rt::HostTensor input(DataType::Float32, {0, 5});
+    checkTopK(rt::device(), input, 1, 3, AxisDirection::Decreasing, DataType::UInt32);
+}

@@ -1,0 +1,29 @@
+// Running operators on the test device: shared devices with validation on, poisoned outputs, guard bytes
+// around every tensor, and validation messages failing the test.
+#pragma once
+
+#include "host_tensor.hpp"
+
+#include <string>
+#include <vector>
+
+namespace rt {
+
+// The shared test device (validation layer on) for a kernel preference; the test fails if it cannot be made.
+ripple::Device& device(ripple::KernelPreference preference = ripple::KernelPreference::Auto);
+
+struct GpuResult {
+    ripple::Status status;
+    std::vector<std::vector<uint8_t>> outputs;  // calcBufferTensorSize bytes each
+};
+
+// Each tensor gets its own buffer and sits at offset bindingAlignment() with guard bytes before and after.
+// Outputs are poisoned (0xA5) before the run; CHECKs that no guard byte changed and that the validation
+// layer reported nothing.
+GpuResult runOnGpu(ripple::Device& device, const ripple::Operator& op, const std::vector<const HostTensor*>& inputs,
+                   const std::vector<ripple::TensorDesc>& outputs);
+
+// "" when equal, else where the first difference is.
+std::string firstDifference(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want, uint32_t elementSize);
+
+} // namespace rt

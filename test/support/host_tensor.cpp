@@ -1,0 +1,139 @@
+#include "host_tensor.hpp"
+
+#include <cstring>
+
+namespace rt {
+
+HostTensor::HostTensor(ripple::DataType type, std::vector<uint32_t> sizes, std::vector<uint32_t> strides) {
+    desc.DataType = type;
+    desc.Sizes = std::move(sizes);
+    desc.Strides = std::move(strides);
+    bytes.assign(ripple::calcBufferTensorSize(desc), 0);
+}
+
+uint64_t HostTensor::offsetOf(uint64_t linear) const {
+    std::vector<uint32_t> strides = desc.Strides.empty() ? ripple::packedStrides(desc.Sizes) : desc.Strides;
+    uint64_t off = 0;
+    for (size_t d = desc.Sizes.size(); d-- > 0;) {
+        off += (linear % desc.Sizes[d]) * strides[d];
+        linear /= desc.Sizes[d];
+    }
+    return off;
+}
+
+uint64_t HostTensor::bits(uint64_t linear) const {
+    uint32_t size = ripple::elementSize(desc.DataType);
+    uint64_t v = 0;
+    std::memcpy(&v, bytes.data() + offsetOf(linear) * size, size);
+    return v;
+}
+
+void HostTensor::setBits(uint64_t linear, uint64_t v) {
+    uint32_t size = ripple::elementSize(desc.DataType);
+    std::memcpy(bytes.data() + offsetOf(linear) * size, &v, size);
+}
+
+int64_t HostTensor::indexValue(uint64_t linear) const {
+    uint64_t v = bits(linear);
+    switch (desc.DataType) {
+    case ripple::DataType::Int32: return static_cast<int32_t>(v);
+    default: return static_cast<int64_t>(v);  // INT64, and unsigned types below 2^63
+    }
+}
+
+bool isSigned(ripple::DataType t) {
+    using ripple::DataType;
+    return t == DataType::Int8 || t == DataType::Int16 || t == DataType::Int32 || t == DataType::Int64;
+}
+bool isFloat(ripple::DataType t) {
+    using ripple::DataType;
+    return t == DataType::Float16 || t == DataType::Float32 || t == DataType::Float64;
+}
+
+namespace {
+
+uint64_t floatBits(ripple::DataType t, double v) {
+    if (t == ripple::DataType::Float64) {
+        uint64_t b;
+        std::memcpy(&b, &v, 8);
+        return b;
+    }
+    float f = static_cast<float>(v);
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    if (t == ripple::DataType::Float32) return b;
+    // float -> half, for the exactly representable values the fills use
+    uint32_t sign = (b >> 16) & 0x8000;
+    int exp = static_cast<int>((b >> 23) & 0xFF) - 127 + 15;
+    uint32_t mant = b & 0x7FFFFF;
+    if (((b >> 23) & 0xFF) == 0xFF) return sign | 0x7C00 | (mant ? 0x200 : 0);
+    if (exp <= 0) return sign;  // tiny values flush to signed zero
+    if (exp >= 31) return sign | 0x7C00;
+    return sign | (exp << 10) | (mant >> 13);
+}
+
+uint64_t nanBits(ripple::DataType t, uint64_t payload, bool negative) {
+    switch (t) {
+    case ripple::DataType::Float16: return (negative ? 0xFC00 : 0x7C00) | (1 + payload % 0x3FF);
+    case ripple::DataType::Float32: return (negative ? 0xFF800000u : 0x7F800000u) | (1 + payload % 0x7FFFFF);
+    default: return (negative ? 0xFFF0000000000000ull : 0x7FF0000000000000ull) | (1 + payload % 0xFFFFFFFFFFFFFull);
+    }
+}
+
+} // namespace
+
+void fill(HostTensor& t, std::mt19937& rng, Fill how) {
+    const ripple::DataType type = t.desc.DataType;
+    const uint32_t size = ripple::elementSize(type);
+    const uint64_t mask = size == 8 ? ~0ull : ((1ull << (size * 8)) - 1);
+    std::uniform_int_distribution<uint64_t> any;
+    // Write every byte the tensor spans (strided gaps too), then the elements.
+    for (auto& b : t.bytes) b = static_cast<uint8_t>(any(rng));
+    for (uint64_t i = 0; i < t.count(); ++i) {
+        uint64_t r = any(rng);
+        uint64_t v = 0;
+        if (isFloat(type)) {
+            switch (how) {
+            case Fill::Random: v = floatBits(type, (static_cast<double>(r % 2000001) - 1000000.0) / 64.0); break;
+            case Fill::Ties: v = floatBits(type, static_cast<double>(r % 5) - 2.0); break;
+            case Fill::Special: {
+                switch (r % 10) {
+                case 0: v = nanBits(type, r >> 8, (r >> 4) & 1); break;
+                case 1: v = floatBits(type, 0.0); break;
+                case 2: v = floatBits(type, -0.0); break;
+                case 3: v = floatBits(type, (r >> 4) & 1 ? INFINITY : -INFINITY); break;
+                default: v = floatBits(type, static_cast<double>((r >> 8) % 7) - 3.0); break;
+                }
+                break;
+            }
+            }
+        } else {
+            switch (how) {
+            case Fill::Random: v = r & mask; break;
+            case Fill::Ties: v = (r % 5) - (isSigned(type) ? 2 : 0); break;
+            case Fill::Special: {
+                uint64_t top = 1ull << (size * 8 - 1);
+                uint64_t choices[] = {0, 1, mask, top, top - 1, 2};
+                v = choices[r % 6];
+                break;
+            }
+            }
+            v &= mask;
+        }
+        t.setBits(i, v);
+    }
+}
+
+std::string describe(const ripple::TensorDesc& d) {
+    std::string s = std::string(ripple::toString(d.DataType)) + " {";
+    for (size_t i = 0; i < d.Sizes.size(); ++i) s += (i ? "," : "") + std::to_string(d.Sizes[i]);
+    s += "}";
+    if (!d.Strides.empty()) {
+        s += " strides {";
+        for (size_t i = 0; i < d.Strides.size(); ++i) s += (i ? "," : "") + std::to_string(d.Strides[i]);
+        s += "}";
+    }
+    return s;
+}
+
+} // namespace rt

@@ -1,0 +1,24 @@
+// CPU references for the operators, written from SEMANTICS.md by value (not with the GPU's key tricks),
+// so a shared mistake is unlikely. Outputs are packed bytes of calcBufferTensorSize(output).
+#pragma once
+
+#include "host_tensor.hpp"
+
+namespace rt {
+
+// ScatterND / ScatterElements: out-of-range updates are skipped and counted in *outOfRange. With
+// duplicate targets the reference applies updates in row-major order (the last wins).
+std::vector<uint8_t> referenceScatterND(const ripple::ScatterNDDesc& desc, const HostTensor& input,
+                                        const HostTensor& indices, const HostTensor& updates, int* outOfRange);
+std::vector<uint8_t> referenceScatterElements(const ripple::ScatterElementsDesc& desc, const HostTensor& input,
+                                              const HostTensor& indices, const HostTensor& updates, int* outOfRange);
+// Lists, for each output element, every update element (by linear position) that targets it.
+std::vector<std::vector<uint64_t>> scatterTargets(const ripple::ScatterElementsDesc& desc, const HostTensor& indices);
+
+void referenceTopK(const ripple::TopKDesc& desc, const HostTensor& input, std::vector<uint8_t>& values,
+                   std::vector<uint8_t>& indices);
+
+// Promised order of two values of a data type: -1, 0 (equal: -0.0 == +0.0, NaN == NaN) or 1.
+int compareValues(ripple::DataType type, uint64_t a, uint64_t b);
+
+} // namespace rt
