@@ -6,8 +6,9 @@
 //   ripple-run scatter-elements --input X.npy --indices I.npy --updates U.npy --axis A --output O.npy
 //                    [--reduction none]
 //   ripple-run devices
-// Options for every operator: --device N (adapter index, see `devices`), --validation (Khronos layer),
-// --portable (32-bit-storage kernels only), --print (print inputs and outputs).
+// Options for every operator: --device N (adapter index, see `devices`; RIPPLE_DEVICE=N does the same),
+// --validation (Khronos layer; also RIPPLE_VALIDATION=1; any validation message then fails the run with
+// exit 1), --portable (32-bit-storage kernels only), --print (print inputs and outputs).
 // Arrays keep their NumPy rank and are right-aligned to a common DimensionCount (leading 1s). Axis may be
 // negative (counted from the end, as ONNX does).
 // Exit status: 0 success; 2 invalid arguments or tensors; 3 index data out of range (found on the GPU);
@@ -181,7 +182,8 @@ int run(const Args& args) {
     for (const char* k : {"input"})
         if (!need(k)) return fail(kInvalid, std::string("--") + k + " is required");
     ripple::DeviceOptions options;
-    options.validation = args.validation;
+    const char* validationEnv = std::getenv("RIPPLE_VALIDATION");
+    options.validation = args.validation || (validationEnv && std::strcmp(validationEnv, "1") == 0);
     if (args.portable) options.kernels = ripple::KernelPreference::Portable;
     if (args.has("device")) {
         long long v;
@@ -249,6 +251,9 @@ int run(const Args& args) {
             return fail(kOther, s.message());
         if (ripple::Status s = device->download(t.buffers[2], 0, indices.data.data(), indices.data.size()); !s)
             return fail(kOther, s.message());
+        if (device->validationMessageCount())
+            return fail(kOther, "the validation layer reported " + std::to_string(device->validationMessageCount()) +
+                                    " message(s)");
         if (!npy::save(args.values.at("output-values"), values, error)) return fail(kOther, error);
         if (!npy::save(args.values.at("output-indices"), indices, error)) {
             std::remove(args.values.at("output-values").c_str());
@@ -308,6 +313,9 @@ int run(const Args& args) {
     output.data.resize(input.data.size());
     if (ripple::Status s = device->download(t.buffers[3], 0, output.data.data(), output.data.size()); !s)
         return fail(kOther, s.message());
+    if (device->validationMessageCount())
+        return fail(kOther, "the validation layer reported " + std::to_string(device->validationMessageCount()) +
+                                " message(s)");
     if (!npy::save(args.values.at("output"), output, error)) return fail(kOther, error);
     if (args.printAll) print("OutputTensor", output);
     return kOk;
