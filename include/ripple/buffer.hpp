@@ -13,16 +13,16 @@ struct BufferImpl;
 // A device-local buffer (Vulkan: storage + transfer usage). Move-only; releasing it while the device is
 // still alive frees the memory. Create with Device::createBuffer.
 class Buffer {
-public:
+  public:
     Buffer() = default;
     Buffer(Buffer&&) noexcept;
     Buffer& operator=(Buffer&&) noexcept;
     ~Buffer();
 
-    uint64_t size() const;  // bytes
+    uint64_t size() const; // bytes
     bool valid() const { return impl_ != nullptr; }
 
-    std::shared_ptr<detail::BufferImpl> impl_;  // internal
+    std::shared_ptr<detail::BufferImpl> impl_; // internal
 };
 
 // Where a tensor lives: a buffer and a byte offset into it. The offset must be a multiple of

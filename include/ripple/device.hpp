@@ -29,16 +29,16 @@ struct AdapterFeatures {
     bool subgroups = false;       // compute-stage subgroup basic/ballot/arithmetic/shuffle
     bool pushDescriptors = false; // VK_KHR_push_descriptor
     uint32_t subgroupSize = 0;
-    uint64_t maxStorageBufferRange = 0;  // bytes one tensor binding may span
+    uint64_t maxStorageBufferRange = 0; // bytes one tensor binding may span
     uint64_t minStorageBufferOffsetAlignment = 0;
 };
 
 struct AdapterInfo {
-    uint32_t index = 0;  // position in enumerateAdapters(), as used by DeviceOptions::adapterIndex
+    uint32_t index = 0; // position in enumerateAdapters(), as used by DeviceOptions::adapterIndex
     std::string name;
     Backend backend = Backend::Vulkan;
     AdapterType type = AdapterType::Other;
-    uint32_t apiVersion = 0;  // VK_MAKE_API_VERSION packing
+    uint32_t apiVersion = 0; // VK_MAKE_API_VERSION packing
     AdapterFeatures features;
 };
 
@@ -56,8 +56,8 @@ struct DeviceOptions {
     // Adapter index from enumerateAdapters(); -1 picks: the RIPPLE_DEVICE environment variable if set,
     // else the first discrete GPU, then integrated, then virtual, then CPU (lavapipe).
     int adapterIndex = -1;
-    bool validation = false;  // Khronos validation layer, messages to log (NoDevice if the layer is absent)
-    LogCallback log;          // default: warnings and errors to stderr
+    bool validation = false; // Khronos validation layer, messages to log (NoDevice if the layer is absent)
+    LogCallback log;         // default: warnings and errors to stderr
     KernelPreference kernels = KernelPreference::Auto;
 };
 
@@ -71,7 +71,7 @@ struct OperatorImpl;
 
 // An operator validated and planned once for one device, to run many times. Move-only.
 class Operator {
-public:
+  public:
     Operator() = default;
     Operator(Operator&&) noexcept;
     Operator& operator=(Operator&&) noexcept;
@@ -80,13 +80,13 @@ public:
     // Names of the tensors to bind, in binding order, e.g. {"InputTensor", "OutputValueTensor", ...}.
     std::vector<std::string> tensorNames() const;
 
-    std::shared_ptr<detail::OperatorImpl> impl_;  // internal
+    std::shared_ptr<detail::OperatorImpl> impl_; // internal
 };
 
 // A device on one adapter. Move-only; buffers and operators keep what they need of it alive.
 // Thread safety: a device may be used from several threads; each call is serialized internally.
 class Device {
-public:
+  public:
     static Result<Device> create(const DeviceOptions& options = {});
 
     Device() = default;
@@ -117,7 +117,7 @@ public:
     // IndexOutOfRange (after writing all valid updates) when index data was out of range.
     Status execute(const Operator& op, const std::vector<TensorBinding>& bindings);
 
-    std::shared_ptr<detail::DeviceImpl> impl_;  // internal
+    std::shared_ptr<detail::DeviceImpl> impl_; // internal
 };
 
 } // namespace ripple

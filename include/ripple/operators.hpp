@@ -24,8 +24,8 @@ struct ScatterNDDesc {
     TensorDesc IndicesTensor;
     TensorDesc UpdatesTensor;
     TensorDesc OutputTensor;
-    uint32_t InputDimensionCount = 0;    // meaningful trailing ranks of InputTensor (1..DimensionCount)
-    uint32_t IndicesDimensionCount = 0;  // meaningful trailing ranks of IndicesTensor (1..DimensionCount)
+    uint32_t InputDimensionCount = 0;   // meaningful trailing ranks of InputTensor (1..DimensionCount)
+    uint32_t IndicesDimensionCount = 0; // meaningful trailing ranks of IndicesTensor (1..DimensionCount)
     ScatterReduction Reduction = ScatterReduction::None;
 };
 

@@ -10,21 +10,21 @@ namespace ripple {
 
 enum class StatusCode : uint32_t {
     Ok = 0,
-    InvalidArgument,  // a desc, tensor or binding breaks a rule; the message names it and the rule
-    Unsupported,      // valid, but this build or device cannot run it (the message names the feature)
-    IndexOutOfRange,  // index data outside [-size, size) was found on the GPU; those updates were dropped
-    OutOfMemory,      // a host or device allocation failed
-    NoDevice,         // no Vulkan loader, no adapter, or the chosen adapter index does not exist
-    DeviceLost,       // the device was lost; every later call on it fails
-    Timeout,          // the GPU did not finish in time
-    Internal,         // a Vulkan call failed unexpectedly; the message names it
+    InvalidArgument, // a desc, tensor or binding breaks a rule; the message names it and the rule
+    Unsupported,     // valid, but this build or device cannot run it (the message names the feature)
+    IndexOutOfRange, // index data outside [-size, size) was found on the GPU; those updates were dropped
+    OutOfMemory,     // a host or device allocation failed
+    NoDevice,        // no Vulkan loader, no adapter, or the chosen adapter index does not exist
+    DeviceLost,      // the device was lost; every later call on it fails
+    Timeout,         // the GPU did not finish in time
+    Internal,        // a Vulkan call failed unexpectedly; the message names it
 };
 
 const char* toString(StatusCode code);
 
 // A code and a one-line message, e.g. "TopK: K (5) exceeds InputTensor.Sizes[1] (4)".
 class [[nodiscard]] Status {
-public:
+  public:
     Status() = default;
     Status(StatusCode code, std::string message) : code_(code), message_(std::move(message)) {}
 
@@ -33,17 +33,18 @@ public:
     StatusCode code() const { return code_; }
     const std::string& message() const { return message_; }
 
-private:
+  private:
     StatusCode code_ = StatusCode::Ok;
     std::string message_;
 };
 
 // Either a value or a non-Ok Status. Check ok() before value().
 template <class T> class [[nodiscard]] Result {
-public:
+  public:
     Result(T value) : status_(), hasValue_(true) { new (&storage_) T(std::move(value)); }
     Result(Status status) : status_(std::move(status)) {
-        if (status_.ok()) status_ = Status(StatusCode::Internal, "Result built from an Ok status without a value");
+        if (status_.ok())
+            status_ = Status(StatusCode::Internal, "Result built from an Ok status without a value");
     }
     Result(Result&& other) noexcept : status_(std::move(other.status_)), hasValue_(other.hasValue_) {
         if (hasValue_) new (&storage_) T(std::move(other.value()));
@@ -70,7 +71,7 @@ public:
     T* operator->() { return &value(); }
     const T* operator->() const { return &value(); }
 
-private:
+  private:
     void reset() {
         if (hasValue_) value().~T();
         hasValue_ = false;

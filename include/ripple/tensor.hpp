@@ -8,21 +8,21 @@ namespace ripple {
 
 // DirectML's data types (DML_TENSOR_DATA_TYPE) and their element sizes in bytes.
 enum class DataType : uint32_t {
-    Float32,  // 4
-    Float16,  // 2
-    UInt32,   // 4
-    UInt16,   // 2
-    UInt8,    // 1
-    Int32,    // 4
-    Int16,    // 2
-    Int8,     // 1
-    Float64,  // 8
-    UInt64,   // 8
-    Int64,    // 8
+    Float32, // 4
+    Float16, // 2
+    UInt32,  // 4
+    UInt16,  // 2
+    UInt8,   // 1
+    Int32,   // 4
+    Int16,   // 2
+    Int8,    // 1
+    Float64, // 8
+    UInt64,  // 8
+    Int64,   // 8
 };
 
 uint32_t elementSize(DataType type);
-const char* toString(DataType type);  // DirectML's name: "FLOAT32", "UINT8", ...
+const char* toString(DataType type); // DirectML's name: "FLOAT32", "UINT8", ...
 
 constexpr uint32_t kMaxDimensionCount = 8;
 
@@ -32,7 +32,7 @@ constexpr uint32_t kMaxDimensionCount = 8;
 struct TensorDesc {
     ripple::DataType DataType = ripple::DataType::Float32;
     std::vector<uint32_t> Sizes;
-    std::vector<uint32_t> Strides;  // empty, or one per size
+    std::vector<uint32_t> Strides; // empty, or one per size
 
     uint32_t dimensionCount() const { return static_cast<uint32_t>(Sizes.size()); }
     uint64_t elementCount() const;

@@ -12,10 +12,10 @@
 namespace ripple::core {
 
 enum class BindingKind : uint8_t {
-    Params,   // the operator's params words (binding 0 of every kernel)
-    Tensor,   // the caller's tensor number `tensor`, in the desc's field order
-    Scratch,  // [offset, offset + size) of the operator's scratch buffer
-    Status,   // the operator's status word: bit 0 = index data out of range
+    Params,  // the operator's params words (binding 0 of every kernel)
+    Tensor,  // the caller's tensor number `tensor`, in the desc's field order
+    Scratch, // [offset, offset + size) of the operator's scratch buffer
+    Status,  // the operator's status word: bit 0 = index data out of range
 };
 
 struct PlanBinding {
@@ -26,23 +26,23 @@ struct PlanBinding {
 };
 
 struct PlanDispatch {
-    std::string kernel;      // variant name, without the MODE suffix when `hasModes`
-    bool hasModes = false;   // the runtime appends ".fast" or ".portable"
-    std::vector<PlanBinding> bindings;  // index = binding number
-    uint32_t paramsBase = 0;  // push constant 0: where this dispatch's params block starts
-    uint32_t arg = 0;         // push constant 1: a per-dispatch argument (TopK's merge level)
-    uint32_t groups = 1;      // workgroups along x (kernels loop over their work)
+    std::string kernel;                // variant name, without the MODE suffix when `hasModes`
+    bool hasModes = false;             // the runtime appends ".fast" or ".portable"
+    std::vector<PlanBinding> bindings; // index = binding number
+    uint32_t paramsBase = 0;           // push constant 0: where this dispatch's params block starts
+    uint32_t arg = 0;                  // push constant 1: a per-dispatch argument (TopK's merge level)
+    uint32_t groups = 1;               // workgroups along x (kernels loop over their work)
 };
 
 struct Plan {
     const char* op = "";
-    std::vector<std::string> tensorNames;  // binding order
+    std::vector<std::string> tensorNames; // binding order
     std::vector<TensorDesc> tensors;
     std::vector<uint32_t> params;
     uint64_t scratchBytes = 0;
     bool usesStatus = false;
-    uint32_t firstOutput = 0;  // tensors from this one on are written; the others are read
-    std::vector<PlanDispatch> dispatches;  // run in order, each depending on the previous
+    uint32_t firstOutput = 0;             // tensors from this one on are written; the others are read
+    std::vector<PlanDispatch> dispatches; // run in order, each depending on the previous
 };
 
 // Device limits the planner must respect.

@@ -12,8 +12,8 @@ Result<Plan> planScatterElements(const ScatterElementsDesc& desc, const PlanLimi
 Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits);
 
 // Pieces shared by the planners.
-const char* elementClass(DataType type);  // "b8", "b16", "b32", "b64"
-const char* indexClass(DataType type);    // "i32", "u32", "i64", "u64"
+const char* elementClass(DataType type); // "b8", "b16", "b32", "b64"
+const char* indexClass(DataType type);   // "i32", "u32", "i64", "u64"
 // output = input (the copy pass of an out-of-place scatter).
 void addCopy(Plan& plan, uint32_t inputTensor, uint32_t outputTensor);
 // The data-type and index-type rules shared by both scatters.

@@ -5,19 +5,27 @@ namespace ripple::core {
 
 const char* elementClass(DataType type) {
     switch (elementSize(type)) {
-    case 1: return "b8";
-    case 2: return "b16";
-    case 4: return "b32";
-    default: return "b64";
+    case 1:
+        return "b8";
+    case 2:
+        return "b16";
+    case 4:
+        return "b32";
+    default:
+        return "b64";
     }
 }
 
 const char* indexClass(DataType type) {
     switch (type) {
-    case DataType::Int32: return "i32";
-    case DataType::UInt32: return "u32";
-    case DataType::Int64: return "i64";
-    default: return "u64";
+    case DataType::Int32:
+        return "i32";
+    case DataType::UInt32:
+        return "u32";
+    case DataType::Int64:
+        return "i64";
+    default:
+        return "u64";
     }
 }
 
@@ -28,7 +36,8 @@ void addCopy(Plan& plan, uint32_t inputTensor, uint32_t outputTensor) {
     appendView(plan.params, base, in.Sizes, effectiveStrides(in));
     PlanDispatch d;
     d.kernel = std::string("copy.") + elementClass(in.DataType);
-    d.bindings = {{BindingKind::Params}, {BindingKind::Tensor, inputTensor}, {BindingKind::Tensor, outputTensor}};
+    d.bindings = {
+        {BindingKind::Params}, {BindingKind::Tensor, inputTensor}, {BindingKind::Tensor, outputTensor}};
     d.paramsBase = base;
     uint64_t perThread = elementSize(in.DataType) >= 4 ? 1 : 4 / elementSize(in.DataType);
     d.groups = groupsFor((in.elementCount() + perThread - 1) / perThread);

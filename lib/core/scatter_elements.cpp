@@ -13,20 +13,23 @@ Result<Plan> planScatterElements(const ScatterElementsDesc& desc, const PlanLimi
     if (Status s = checkTensor(op, "IndicesTensor", ind, false, limits); !s) return s;
     if (Status s = checkTensor(op, "UpdatesTensor", upd, false, limits); !s) return s;
     if (Status s = checkTensor(op, "OutputTensor", desc.OutputTensor, true, limits); !s) return s;
-    for (auto [name, t] : {std::pair{"IndicesTensor", &ind}, {"UpdatesTensor", &upd}, {"OutputTensor", &desc.OutputTensor}})
+    for (auto [name, t] :
+         {std::pair{"IndicesTensor", &ind}, {"UpdatesTensor", &upd}, {"OutputTensor", &desc.OutputTensor}})
         if (Status s = checkSameRank(op, name, *t, in); !s) return s;
     if (Status s = checkScatterTypes(op, in, ind, upd, desc.OutputTensor, desc.Reduction); !s) return s;
     const uint32_t n = in.dimensionCount();
     if (desc.Axis >= n)
-        return invalid(op, "Axis (" + std::to_string(desc.Axis) + ") must be less than InputTensor.DimensionCount (" +
-                               std::to_string(n) + ")");
-    if (Status s = checkSizes(op, "UpdatesTensor", upd, ind.Sizes, "UpdatesTensor has IndicesTensor's sizes"); !s)
+        return invalid(op, "Axis (" + std::to_string(desc.Axis) +
+                               ") must be less than InputTensor.DimensionCount (" + std::to_string(n) + ")");
+    if (Status s = checkSizes(op, "UpdatesTensor", upd, ind.Sizes, "UpdatesTensor has IndicesTensor's sizes");
+        !s)
         return s;
     for (uint32_t d = 0; d < n; ++d)
         if (d != desc.Axis && ind.Sizes[d] > in.Sizes[d])
-            return invalid(op, "IndicesTensor.Sizes[" + std::to_string(d) + "] (" + std::to_string(ind.Sizes[d]) +
-                                   ") exceeds InputTensor.Sizes[" + std::to_string(d) + "] (" +
-                                   std::to_string(in.Sizes[d]) + "); only Sizes[Axis] may be larger");
+            return invalid(op, "IndicesTensor.Sizes[" + std::to_string(d) + "] (" +
+                                   std::to_string(ind.Sizes[d]) + ") exceeds InputTensor.Sizes[" +
+                                   std::to_string(d) + "] (" + std::to_string(in.Sizes[d]) +
+                                   "); only Sizes[Axis] may be larger");
 
     Plan plan;
     plan.op = op;

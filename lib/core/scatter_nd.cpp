@@ -13,28 +13,31 @@ Result<Plan> planScatterND(const ScatterNDDesc& desc, const PlanLimits& limits) 
     if (Status s = checkTensor(op, "IndicesTensor", ind, false, limits); !s) return s;
     if (Status s = checkTensor(op, "UpdatesTensor", upd, false, limits); !s) return s;
     if (Status s = checkTensor(op, "OutputTensor", desc.OutputTensor, true, limits); !s) return s;
-    for (auto [name, t] : {std::pair{"IndicesTensor", &ind}, {"UpdatesTensor", &upd}, {"OutputTensor", &desc.OutputTensor}})
+    for (auto [name, t] :
+         {std::pair{"IndicesTensor", &ind}, {"UpdatesTensor", &upd}, {"OutputTensor", &desc.OutputTensor}})
         if (Status s = checkSameRank(op, name, *t, in); !s) return s;
     if (Status s = checkScatterTypes(op, in, ind, upd, desc.OutputTensor, desc.Reduction); !s) return s;
 
     const uint32_t n = in.dimensionCount();
     const uint32_t rIn = desc.InputDimensionCount, rInd = desc.IndicesDimensionCount;
     if (rIn < 1 || rIn > n)
-        return invalid(op, "InputDimensionCount (" + std::to_string(rIn) + ") must be 1 to InputTensor.DimensionCount (" +
-                               std::to_string(n) + ")");
+        return invalid(op, "InputDimensionCount (" + std::to_string(rIn) +
+                               ") must be 1 to InputTensor.DimensionCount (" + std::to_string(n) + ")");
     if (rInd < 1 || rInd > n)
         return invalid(op, "IndicesDimensionCount (" + std::to_string(rInd) +
                                ") must be 1 to IndicesTensor.DimensionCount (" + std::to_string(n) + ")");
     for (uint32_t d = 0; d < n - rIn; ++d)
         if (in.Sizes[d] != 1)
-            return invalid(op, "InputTensor.Sizes[" + std::to_string(d) + "] (" + std::to_string(in.Sizes[d]) +
+            return invalid(op, "InputTensor.Sizes[" + std::to_string(d) + "] (" +
+                                   std::to_string(in.Sizes[d]) +
                                    ") must be 1: only the last InputDimensionCount (" + std::to_string(rIn) +
                                    ") sizes are meaningful");
     for (uint32_t d = 0; d < n - rInd; ++d)
         if (ind.Sizes[d] != 1)
-            return invalid(op, "IndicesTensor.Sizes[" + std::to_string(d) + "] (" + std::to_string(ind.Sizes[d]) +
-                                   ") must be 1: only the last IndicesDimensionCount (" + std::to_string(rInd) +
-                                   ") sizes are meaningful");
+            return invalid(op, "IndicesTensor.Sizes[" + std::to_string(d) + "] (" +
+                                   std::to_string(ind.Sizes[d]) +
+                                   ") must be 1: only the last IndicesDimensionCount (" +
+                                   std::to_string(rInd) + ") sizes are meaningful");
     const uint32_t q = ind.Sizes[n - 1];
     if (q < 1 || q > rIn)
         return invalid(op, "IndicesTensor.Sizes[" + std::to_string(n - 1) + "] (" + std::to_string(q) +
@@ -45,12 +48,14 @@ Result<Plan> planScatterND(const ScatterNDDesc& desc, const PlanLimits& limits) 
     if (meaningful.size() > n)
         return invalid(op, "UpdatesTensor needs " + std::to_string(meaningful.size()) +
                                " dimensions (IndicesDimensionCount - 1 + InputDimensionCount - q), more than "
-                               "DimensionCount (" + std::to_string(n) + ")");
+                               "DimensionCount (" +
+                               std::to_string(n) + ")");
     std::vector<uint32_t> expected(n - meaningful.size(), 1);
     expected.insert(expected.end(), meaningful.begin(), meaningful.end());
-    if (Status s = checkSizes(op, "UpdatesTensor", upd, expected,
-                              "leading 1s, IndicesTensor's meaningful sizes without the last, then InputTensor's "
-                              "trailing InputDimensionCount - q sizes");
+    if (Status s =
+            checkSizes(op, "UpdatesTensor", upd, expected,
+                       "leading 1s, IndicesTensor's meaningful sizes without the last, then InputTensor's "
+                       "trailing InputDimensionCount - q sizes");
         !s)
         return s;
 
@@ -66,12 +71,13 @@ Result<Plan> planScatterND(const ScatterNDDesc& desc, const PlanLimits& limits) 
     // Scatter pass; params layout documented in glsl/scatter_nd.comp.
     uint32_t base = static_cast<uint32_t>(plan.params.size());
     auto& p = plan.params;
-    const uint32_t first = n - rIn;  // first meaningful input dim
+    const uint32_t first = n - rIn; // first meaningful input dim
     p.push_back(static_cast<uint32_t>(upd.elementCount()));
     p.push_back(static_cast<uint32_t>(product(in.Sizes, first + q, n)));
     p.push_back(q);
     for (uint32_t j = 0; j < 8; ++j) p.push_back(j < q ? in.Sizes[first + j] : 0);
-    for (uint32_t j = 0; j < 8; ++j) p.push_back(j < q ? static_cast<uint32_t>(product(in.Sizes, first + j + 1, n)) : 0);
+    for (uint32_t j = 0; j < 8; ++j)
+        p.push_back(j < q ? static_cast<uint32_t>(product(in.Sizes, first + j + 1, n)) : 0);
     appendView(p, base, ind.Sizes, effectiveStrides(ind));
     appendView(p, base, upd.Sizes, effectiveStrides(upd));
 

@@ -28,7 +28,8 @@ Status unsupported(const char* op, const std::string& message) {
     return Status(StatusCode::Unsupported, std::string(op) + ": " + message);
 }
 
-Status checkTensor(const char* op, const char* name, const TensorDesc& t, bool output, const PlanLimits& limits) {
+Status checkTensor(const char* op, const char* name, const TensorDesc& t, bool output,
+                   const PlanLimits& limits) {
     std::string n = name;
     if (t.Sizes.empty() || t.Sizes.size() > kMaxDimensionCount)
         return invalid(op, n + ".DimensionCount (" + std::to_string(t.Sizes.size()) + ") must be 1 to 8");
@@ -40,11 +41,13 @@ Status checkTensor(const char* op, const char* name, const TensorDesc& t, bool o
                                " entries; it must be empty or have one per size (" +
                                std::to_string(t.Sizes.size()) + ")");
     if (output && !t.Strides.empty() && t.Strides != packedStrides(t.Sizes))
-        return unsupported(op, n + ".Strides " + formatSizes(t.Strides) +
-                                   " are not packed: ripple writes packed outputs only (leave Strides empty)");
-    if (t.elementCount() > 0xFFFFFFFFull)
+        return unsupported(op,
+                           n + ".Strides " + formatSizes(t.Strides) +
+                               " are not packed: ripple writes packed outputs only (leave Strides empty)");
+    // Kernels index elements and words in 32-bit arithmetic with grid-stride loops; below 2^31 nothing wraps.
+    if (t.elementCount() > 0x7FFFFFFFull)
         return unsupported(op, n + " has " + std::to_string(t.elementCount()) +
-                                   " elements; at most 4294967295 are supported");
+                                   " elements; at most 2147483647 are supported");
     uint64_t bytes = calcBufferTensorSize(t);
     if (bytes > limits.maxStorageBufferRange)
         return unsupported(op, n + " spans " + std::to_string(bytes) +
@@ -53,8 +56,8 @@ Status checkTensor(const char* op, const char* name, const TensorDesc& t, bool o
     return {};
 }
 
-Status checkType(const char* op, const char* name, const TensorDesc& t, std::initializer_list<DataType> allowed,
-                 const char* allowedText) {
+Status checkType(const char* op, const char* name, const TensorDesc& t,
+                 std::initializer_list<DataType> allowed, const char* allowedText) {
     if (std::find(allowed.begin(), allowed.end(), t.DataType) != allowed.end()) return {};
     return invalid(op, std::string(name) + ".DataType (" + toString(t.DataType) + ") must be " + allowedText);
 }
@@ -62,7 +65,8 @@ Status checkType(const char* op, const char* name, const TensorDesc& t, std::ini
 Status checkSameRank(const char* op, const char* name, const TensorDesc& t, const TensorDesc& input) {
     if (t.Sizes.size() == input.Sizes.size()) return {};
     return invalid(op, std::string(name) + ".DimensionCount (" + std::to_string(t.Sizes.size()) +
-                           ") must equal InputTensor.DimensionCount (" + std::to_string(input.Sizes.size()) + ")");
+                           ") must equal InputTensor.DimensionCount (" + std::to_string(input.Sizes.size()) +
+                           ")");
 }
 
 Status checkSameType(const char* op, const char* name, const TensorDesc& t, const TensorDesc& input) {
@@ -71,11 +75,11 @@ Status checkSameType(const char* op, const char* name, const TensorDesc& t, cons
                            ") must equal InputTensor.DataType (" + toString(input.DataType) + ")");
 }
 
-Status checkSizes(const char* op, const char* name, const TensorDesc& t, const std::vector<uint32_t>& expected,
-                  const char* why) {
+Status checkSizes(const char* op, const char* name, const TensorDesc& t,
+                  const std::vector<uint32_t>& expected, const char* why) {
     if (t.Sizes == expected) return {};
-    return invalid(op, std::string(name) + ".Sizes " + formatSizes(t.Sizes) + " must be " + formatSizes(expected) +
-                           " (" + why + ")");
+    return invalid(op, std::string(name) + ".Sizes " + formatSizes(t.Sizes) + " must be " +
+                           formatSizes(expected) + " (" + why + ")");
 }
 
 std::vector<uint32_t> effectiveStrides(const TensorDesc& t) {

@@ -11,21 +11,22 @@
 
 namespace ripple::core {
 
-std::string formatSizes(const std::vector<uint32_t>& sizes);  // "{1,2,3}"
+std::string formatSizes(const std::vector<uint32_t>& sizes); // "{1,2,3}"
 uint64_t product(const std::vector<uint32_t>& sizes, size_t begin, size_t end);
 
-Status invalid(const char* op, const std::string& message);      // InvalidArgument "<op>: <message>"
-Status unsupported(const char* op, const std::string& message);  // Unsupported "<op>: <message>"
+Status invalid(const char* op, const std::string& message);     // InvalidArgument "<op>: <message>"
+Status unsupported(const char* op, const std::string& message); // Unsupported "<op>: <message>"
 
 // The rules every tensor follows: 1..8 dims, Strides empty or one per size, a byte size within the device's
-// maxStorageBufferRange, fewer than 2^32 elements. `output`: must be packed (no broadcast, no strides).
-Status checkTensor(const char* op, const char* name, const TensorDesc& t, bool output, const PlanLimits& limits);
-Status checkType(const char* op, const char* name, const TensorDesc& t, std::initializer_list<DataType> allowed,
-                 const char* allowedText);
+// maxStorageBufferRange, fewer than 2^31 elements. `output`: must be packed (no broadcast, no strides).
+Status checkTensor(const char* op, const char* name, const TensorDesc& t, bool output,
+                   const PlanLimits& limits);
+Status checkType(const char* op, const char* name, const TensorDesc& t,
+                 std::initializer_list<DataType> allowed, const char* allowedText);
 Status checkSameRank(const char* op, const char* name, const TensorDesc& t, const TensorDesc& input);
 Status checkSameType(const char* op, const char* name, const TensorDesc& t, const TensorDesc& input);
-Status checkSizes(const char* op, const char* name, const TensorDesc& t, const std::vector<uint32_t>& expected,
-                  const char* why);
+Status checkSizes(const char* op, const char* name, const TensorDesc& t,
+                  const std::vector<uint32_t>& expected, const char* why);
 
 // Appends a tensor view [rank, sizes[8], strides[8]] to params; returns its offset in the block.
 uint32_t appendView(std::vector<uint32_t>& params, uint32_t blockBase, const std::vector<uint32_t>& sizes,

@@ -1,43 +1,60 @@
-#include "core/shape.hpp"
 #include "ripple/tensor.hpp"
+#include "core/shape.hpp"
 
 namespace ripple {
 
 uint32_t elementSize(DataType type) {
     switch (type) {
     case DataType::UInt8:
-    case DataType::Int8: return 1;
+    case DataType::Int8:
+        return 1;
     case DataType::Float16:
     case DataType::UInt16:
-    case DataType::Int16: return 2;
+    case DataType::Int16:
+        return 2;
     case DataType::Float32:
     case DataType::UInt32:
-    case DataType::Int32: return 4;
+    case DataType::Int32:
+        return 4;
     case DataType::Float64:
     case DataType::UInt64:
-    case DataType::Int64: return 8;
+    case DataType::Int64:
+        return 8;
     }
     return 0;
 }
 
 const char* toString(DataType type) {
     switch (type) {
-    case DataType::Float32: return "FLOAT32";
-    case DataType::Float16: return "FLOAT16";
-    case DataType::UInt32: return "UINT32";
-    case DataType::UInt16: return "UINT16";
-    case DataType::UInt8: return "UINT8";
-    case DataType::Int32: return "INT32";
-    case DataType::Int16: return "INT16";
-    case DataType::Int8: return "INT8";
-    case DataType::Float64: return "FLOAT64";
-    case DataType::UInt64: return "UINT64";
-    case DataType::Int64: return "INT64";
+    case DataType::Float32:
+        return "FLOAT32";
+    case DataType::Float16:
+        return "FLOAT16";
+    case DataType::UInt32:
+        return "UINT32";
+    case DataType::UInt16:
+        return "UINT16";
+    case DataType::UInt8:
+        return "UINT8";
+    case DataType::Int32:
+        return "INT32";
+    case DataType::Int16:
+        return "INT16";
+    case DataType::Int8:
+        return "INT8";
+    case DataType::Float64:
+        return "FLOAT64";
+    case DataType::UInt64:
+        return "UINT64";
+    case DataType::Int64:
+        return "INT64";
     }
     return "UNKNOWN";
 }
 
-uint64_t TensorDesc::elementCount() const { return core::product(Sizes, 0, Sizes.size()); }
+uint64_t TensorDesc::elementCount() const {
+    return core::product(Sizes, 0, Sizes.size());
+}
 
 std::vector<uint32_t> packedStrides(const std::vector<uint32_t>& sizes) {
     std::vector<uint32_t> strides(sizes.size());
@@ -61,15 +78,24 @@ uint64_t calcBufferTensorSize(const TensorDesc& desc) {
 
 const char* toString(StatusCode code) {
     switch (code) {
-    case StatusCode::Ok: return "Ok";
-    case StatusCode::InvalidArgument: return "InvalidArgument";
-    case StatusCode::Unsupported: return "Unsupported";
-    case StatusCode::IndexOutOfRange: return "IndexOutOfRange";
-    case StatusCode::OutOfMemory: return "OutOfMemory";
-    case StatusCode::NoDevice: return "NoDevice";
-    case StatusCode::DeviceLost: return "DeviceLost";
-    case StatusCode::Timeout: return "Timeout";
-    case StatusCode::Internal: return "Internal";
+    case StatusCode::Ok:
+        return "Ok";
+    case StatusCode::InvalidArgument:
+        return "InvalidArgument";
+    case StatusCode::Unsupported:
+        return "Unsupported";
+    case StatusCode::IndexOutOfRange:
+        return "IndexOutOfRange";
+    case StatusCode::OutOfMemory:
+        return "OutOfMemory";
+    case StatusCode::NoDevice:
+        return "NoDevice";
+    case StatusCode::DeviceLost:
+        return "DeviceLost";
+    case StatusCode::Timeout:
+        return "Timeout";
+    case StatusCode::Internal:
+        return "Internal";
     }
     return "Unknown";
 }

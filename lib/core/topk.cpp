@@ -12,25 +12,39 @@
 namespace ripple::core {
 namespace {
 
-constexpr uint64_t kSlots = 1024;  // entries a workgroup sorts in shared memory (topk_tile.comp's SLOTS)
+constexpr uint64_t kSlots = 1024; // entries a workgroup sorts in shared memory (topk_tile.comp's SLOTS)
 
 const char* keyClass(DataType type) {
     switch (type) {
-    case DataType::Float32: return "f32";
-    case DataType::Float16: return "f16";
-    case DataType::Int32: return "i32";
-    case DataType::UInt32: return "u32";
-    case DataType::Int16: return "i16";
-    case DataType::UInt16: return "u16";
-    case DataType::Int8: return "i8";
-    case DataType::UInt8: return "u8";
-    case DataType::Int64: return "i64";
-    default: return "u64";
+    case DataType::Float32:
+        return "f32";
+    case DataType::Float16:
+        return "f16";
+    case DataType::Int32:
+        return "i32";
+    case DataType::UInt32:
+        return "u32";
+    case DataType::Int16:
+        return "i16";
+    case DataType::UInt16:
+        return "u16";
+    case DataType::Int8:
+        return "i8";
+    case DataType::UInt8:
+        return "u8";
+    case DataType::Int64:
+        return "i64";
+    default:
+        return "u64";
     }
 }
 
-uint64_t runCapacity(uint64_t K, uint64_t T, uint32_t level) { return std::min<uint64_t>(K, T << level); }
-uint64_t runCount(uint64_t tiles, uint32_t level) { return ((tiles - 1) >> level) + 1; }
+uint64_t runCapacity(uint64_t K, uint64_t T, uint32_t level) {
+    return std::min<uint64_t>(K, T << level);
+}
+uint64_t runCount(uint64_t tiles, uint32_t level) {
+    return ((tiles - 1) >> level) + 1;
+}
 
 } // namespace
 
@@ -41,13 +55,15 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
     if (Status s = checkTensor(op, "OutputValueTensor", desc.OutputValueTensor, true, limits); !s) return s;
     if (Status s = checkTensor(op, "OutputIndexTensor", desc.OutputIndexTensor, true, limits); !s) return s;
     if (Status s = checkType(op, "InputTensor", in,
-                             {DataType::Float32, DataType::Float16, DataType::Int8, DataType::Int16, DataType::Int32,
-                              DataType::Int64, DataType::UInt8, DataType::UInt16, DataType::UInt32, DataType::UInt64},
+                             {DataType::Float32, DataType::Float16, DataType::Int8, DataType::Int16,
+                              DataType::Int32, DataType::Int64, DataType::UInt8, DataType::UInt16,
+                              DataType::UInt32, DataType::UInt64},
                              "FLOAT32, FLOAT16, INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32 or UINT64");
         !s)
         return s;
-    if (Status s = checkType(op, "OutputIndexTensor", desc.OutputIndexTensor,
-                             {DataType::UInt32, DataType::UInt64, DataType::Int64}, "UINT32, UINT64 or INT64");
+    if (Status s =
+            checkType(op, "OutputIndexTensor", desc.OutputIndexTensor,
+                      {DataType::UInt32, DataType::UInt64, DataType::Int64}, "UINT32, UINT64 or INT64");
         !s)
         return s;
     if (Status s = checkSameRank(op, "OutputValueTensor", desc.OutputValueTensor, in); !s) return s;
@@ -55,12 +71,12 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
     if (Status s = checkSameType(op, "OutputValueTensor", desc.OutputValueTensor, in); !s) return s;
     const uint32_t n = in.dimensionCount();
     if (desc.Axis >= n)
-        return invalid(op, "Axis (" + std::to_string(desc.Axis) + ") must be less than InputTensor.DimensionCount (" +
-                               std::to_string(n) + ")");
+        return invalid(op, "Axis (" + std::to_string(desc.Axis) +
+                               ") must be less than InputTensor.DimensionCount (" + std::to_string(n) + ")");
     const uint32_t axisSize = in.Sizes[desc.Axis];
     if (desc.K > axisSize)
-        return invalid(op, "K (" + std::to_string(desc.K) + ") exceeds InputTensor.Sizes[" + std::to_string(desc.Axis) +
-                               "] (" + std::to_string(axisSize) + ")");
+        return invalid(op, "K (" + std::to_string(desc.K) + ") exceeds InputTensor.Sizes[" +
+                               std::to_string(desc.Axis) + "] (" + std::to_string(axisSize) + ")");
     if (static_cast<uint32_t>(desc.AxisDirection) > 1)
         return invalid(op, "AxisDirection (" + std::to_string(static_cast<uint32_t>(desc.AxisDirection)) +
                                ") must be DECREASING (0) or INCREASING (1)");
@@ -104,7 +120,8 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
     if (std::max(bytesA, bytesB) > limits.maxStorageBufferRange || totalTiles > 0xFFFFFFFFull)
         return unsupported(op, "its merge passes need " + std::to_string(std::max(bytesA, bytesB)) +
                                    " bytes of scratch in one binding, more than the device's "
-                                   "maxStorageBufferRange (" + std::to_string(limits.maxStorageBufferRange) + ")");
+                                   "maxStorageBufferRange (" +
+                                   std::to_string(limits.maxStorageBufferRange) + ")");
     const uint64_t offsetB = (bytesA + 255) & ~uint64_t(255);
     plan.scratchBytes = offsetB + bytesB;
 
@@ -150,7 +167,10 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
     }
     PlanDispatch emit;
     emit.kernel = std::string("topk_emit.") + elementClass(in.DataType) + "." + keyw;
-    emit.bindings = {{BindingKind::Params}, {BindingKind::Tensor, 0}, region(levels), {BindingKind::Tensor, 1},
+    emit.bindings = {{BindingKind::Params},
+                     {BindingKind::Tensor, 0},
+                     region(levels),
+                     {BindingKind::Tensor, 1},
                      {BindingKind::Tensor, 2}};
     emit.groups = groupsFor(rows * K);
     plan.dispatches.push_back(emit);

@@ -7,14 +7,14 @@
 namespace ripple::kernels {
 
 // Device capabilities a variant's SPIR-V declares; a variant runs only on a device that has them all.
-constexpr uint32_t FeatureInt64 = 1u << 0;          // shaderInt64
-constexpr uint32_t FeatureInt16 = 1u << 1;          // shaderInt16
-constexpr uint32_t FeatureInt8 = 1u << 2;           // shaderInt8
-constexpr uint32_t FeatureStorage8 = 1u << 3;       // storageBuffer8BitAccess
-constexpr uint32_t FeatureStorage16 = 1u << 4;      // storageBuffer16BitAccess
-constexpr uint32_t FeatureInt64Atomics = 1u << 5;   // shaderBufferInt64Atomics
-constexpr uint32_t FeatureSubgroupBasic = 1u << 6;  // subgroup operations (basic, ballot, arithmetic, shuffle)
-constexpr uint32_t FeatureFloat16 = 1u << 7;        // shaderFloat16
+constexpr uint32_t FeatureInt64 = 1u << 0;         // shaderInt64
+constexpr uint32_t FeatureInt16 = 1u << 1;         // shaderInt16
+constexpr uint32_t FeatureInt8 = 1u << 2;          // shaderInt8
+constexpr uint32_t FeatureStorage8 = 1u << 3;      // storageBuffer8BitAccess
+constexpr uint32_t FeatureStorage16 = 1u << 4;     // storageBuffer16BitAccess
+constexpr uint32_t FeatureInt64Atomics = 1u << 5;  // shaderBufferInt64Atomics
+constexpr uint32_t FeatureSubgroupBasic = 1u << 6; // subgroup operations (basic, ballot, arithmetic, shuffle)
+constexpr uint32_t FeatureFloat16 = 1u << 7;       // shaderFloat16
 
 struct KernelBinding {
     uint32_t binding;
@@ -24,14 +24,14 @@ struct KernelBinding {
 constexpr uint32_t kMaxKernelBindings = 8;
 
 struct KernelInfo {
-    const char* name;  // "<kernel>.<axis value>...", e.g. "scatter_nd.b16.i64.fast"
+    const char* name; // "<kernel>.<axis value>...", e.g. "scatter_nd.b16.i64.fast"
     const uint32_t* spirv;
     uint32_t spirvWords;
     uint32_t localSize[3];
     uint32_t pushConstantBytes;
     uint32_t bindingCount;
-    KernelBinding bindings[kMaxKernelBindings];  // descriptor set 0, sorted by binding
-    uint32_t features;                           // Feature bits
+    KernelBinding bindings[kMaxKernelBindings]; // descriptor set 0, sorted by binding
+    uint32_t features;                          // Feature bits
 };
 
 // The generated table (kernel_registry.cpp).

@@ -11,7 +11,7 @@
 namespace ripple::detail {
 
 class BackendBuffer {
-public:
+  public:
     virtual ~BackendBuffer() = default;
     uint64_t size = 0;
 };
@@ -26,8 +26,8 @@ struct Command {
     enum class Kind { Dispatch, Fill } kind = Kind::Dispatch;
     // Dispatch
     const kernels::KernelInfo* kernel = nullptr;
-    std::vector<BufferRange> bindings;  // index = binding number
-    uint32_t push[2] = {0, 0};          // paramsBase, arg
+    std::vector<BufferRange> bindings; // index = binding number
+    uint32_t push[2] = {0, 0};         // paramsBase, arg
     uint32_t groups = 1;
     // Fill: `fill` set to `fillValue` words
     BufferRange fill;
@@ -35,7 +35,7 @@ struct Command {
 };
 
 class BackendDevice {
-public:
+  public:
     virtual ~BackendDevice() = default;
     virtual const AdapterInfo& adapter() const = 0;
     virtual uint32_t validationMessages() const = 0;

@@ -24,9 +24,9 @@ struct BufferImpl {
 struct OperatorImpl {
     std::shared_ptr<DeviceImpl> device;
     core::Plan plan;
-    std::vector<const kernels::KernelInfo*> kernels;  // one per dispatch
+    std::vector<const kernels::KernelInfo*> kernels; // one per dispatch
     std::unique_ptr<BackendBuffer> params, scratch, status;
-    std::mutex running;  // scratch and status are per operator: one run at a time
+    std::mutex running; // scratch and status are per operator: one run at a time
 };
 
 } // namespace detail
@@ -44,10 +44,14 @@ uint32_t featureBits(const AdapterFeatures& f) {
 std::string featureNames(uint32_t bits) {
     using namespace kernels;
     static const std::pair<uint32_t, const char*> names[] = {
-        {FeatureInt64, "shaderInt64"},           {FeatureInt16, "shaderInt16"},
-        {FeatureInt8, "shaderInt8"},             {FeatureStorage8, "storageBuffer8BitAccess"},
-        {FeatureStorage16, "storageBuffer16BitAccess"}, {FeatureInt64Atomics, "shaderBufferInt64Atomics"},
-        {FeatureSubgroupBasic, "subgroup operations"},  {FeatureFloat16, "shaderFloat16"}};
+        {FeatureInt64, "shaderInt64"},
+        {FeatureInt16, "shaderInt16"},
+        {FeatureInt8, "shaderInt8"},
+        {FeatureStorage8, "storageBuffer8BitAccess"},
+        {FeatureStorage16, "storageBuffer16BitAccess"},
+        {FeatureInt64Atomics, "shaderBufferInt64Atomics"},
+        {FeatureSubgroupBasic, "subgroup operations"},
+        {FeatureFloat16, "shaderFloat16"}};
     std::string out;
     for (auto& [bit, name] : names)
         if (bits & bit) out += (out.empty() ? "" : ", ") + std::string(name);
@@ -61,7 +65,7 @@ Result<const kernels::KernelInfo*> chooseKernel(const core::PlanDispatch& d, con
     if (!d.hasModes) {
         candidates = {d.kernel};
     } else if (dev.options.kernels == KernelPreference::Portable) {
-        candidates = {d.kernel + ".portable", d.kernel + ".fast"};  // some classes have only one variant
+        candidates = {d.kernel + ".portable", d.kernel + ".fast"}; // some classes have only one variant
     } else {
         candidates = {d.kernel + ".fast", d.kernel + ".portable"};
     }
@@ -73,7 +77,8 @@ Result<const kernels::KernelInfo*> chooseKernel(const core::PlanDispatch& d, con
         if ((k->features & ~have) == 0) return k;
         missing = name + " needs " + featureNames(k->features & ~have);
     }
-    if (missing.empty()) return Status(StatusCode::Internal, std::string(op) + ": no kernel " + d.kernel + " in this build");
+    if (missing.empty())
+        return Status(StatusCode::Internal, std::string(op) + ": no kernel " + d.kernel + " in this build");
     return Status(StatusCode::Unsupported,
                   std::string(op) + ": " + missing + ", which " + dev.backend->adapter().name + " lacks");
 }
@@ -81,7 +86,9 @@ Result<const kernels::KernelInfo*> chooseKernel(const core::PlanDispatch& d, con
 template <class Desc>
 Result<Operator> compileWith(const std::shared_ptr<detail::DeviceImpl>& dev, const Desc& desc,
                              Result<core::Plan> (*planner)(const Desc&, const core::PlanLimits&)) {
-    if (!dev) return Status(StatusCode::InvalidArgument, "compile: the Device is empty (moved from or never created)");
+    if (!dev)
+        return Status(StatusCode::InvalidArgument,
+                      "compile: the Device is empty (moved from or never created)");
     core::PlanLimits limits;
     limits.maxStorageBufferRange = dev->backend->adapter().features.maxStorageBufferRange;
     Result<core::Plan> plan = planner(desc, limits);
@@ -99,7 +106,8 @@ Result<Operator> compileWith(const std::shared_ptr<detail::DeviceImpl>& dev, con
         auto params = dev->backend->createBuffer(impl->plan.params.size() * 4);
         if (!params) return params.status();
         impl->params = std::move(params.value());
-        if (Status s = dev->backend->upload(*impl->params, 0, impl->plan.params.data(), impl->params->size); !s)
+        if (Status s = dev->backend->upload(*impl->params, 0, impl->plan.params.data(), impl->params->size);
+            !s)
             return s;
     }
     if (impl->plan.scratchBytes) {
@@ -126,29 +134,42 @@ bool overlaps(const TensorBinding& a, uint64_t aSize, const TensorBinding& b, ui
 Buffer::Buffer(Buffer&&) noexcept = default;
 Buffer& Buffer::operator=(Buffer&&) noexcept = default;
 Buffer::~Buffer() = default;
-uint64_t Buffer::size() const { return impl_ ? impl_->buffer->size : 0; }
+uint64_t Buffer::size() const {
+    return impl_ ? impl_->buffer->size : 0;
+}
 
 Operator::Operator(Operator&&) noexcept = default;
 Operator& Operator::operator=(Operator&&) noexcept = default;
 Operator::~Operator() = default;
-std::vector<std::string> Operator::tensorNames() const { return impl_ ? impl_->plan.tensorNames : std::vector<std::string>{}; }
+std::vector<std::string> Operator::tensorNames() const {
+    return impl_ ? impl_->plan.tensorNames : std::vector<std::string>{};
+}
 
 Device::Device(Device&&) noexcept = default;
 Device& Device::operator=(Device&&) noexcept = default;
 Device::~Device() = default;
 
-const char* toString(Backend) { return "Vulkan"; }
+const char* toString(Backend) {
+    return "Vulkan";
+}
 const char* toString(AdapterType type) {
     switch (type) {
-    case AdapterType::Discrete: return "discrete";
-    case AdapterType::Integrated: return "integrated";
-    case AdapterType::Virtual: return "virtual";
-    case AdapterType::Cpu: return "cpu";
-    default: return "other";
+    case AdapterType::Discrete:
+        return "discrete";
+    case AdapterType::Integrated:
+        return "integrated";
+    case AdapterType::Virtual:
+        return "virtual";
+    case AdapterType::Cpu:
+        return "cpu";
+    default:
+        return "other";
     }
 }
 
-Result<std::vector<AdapterInfo>> enumerateAdapters(Backend) { return detail::vulkanEnumerateAdapters(); }
+Result<std::vector<AdapterInfo>> enumerateAdapters(Backend) {
+    return detail::vulkanEnumerateAdapters();
+}
 
 Result<Device> Device::create(const DeviceOptions& options) {
     auto backend = detail::createVulkanDevice(options);
@@ -163,12 +184,19 @@ Result<Device> Device::create(const DeviceOptions& options) {
     return device;
 }
 
-const AdapterInfo& Device::adapter() const { return impl_->backend->adapter(); }
-uint64_t Device::bindingAlignment() const { return impl_->bindingAlignment; }
-uint32_t Device::validationMessageCount() const { return impl_->backend->validationMessages(); }
+const AdapterInfo& Device::adapter() const {
+    return impl_->backend->adapter();
+}
+uint64_t Device::bindingAlignment() const {
+    return impl_->bindingAlignment;
+}
+uint32_t Device::validationMessageCount() const {
+    return impl_->backend->validationMessages();
+}
 
 Result<Buffer> Device::createBuffer(uint64_t sizeInBytes) {
-    if (sizeInBytes == 0) return Status(StatusCode::InvalidArgument, "createBuffer: sizeInBytes must be greater than 0");
+    if (sizeInBytes == 0)
+        return Status(StatusCode::InvalidArgument, "createBuffer: sizeInBytes must be greater than 0");
     auto b = impl_->backend->createBuffer(sizeInBytes);
     if (!b) return b.status();
     Buffer buffer;
@@ -181,10 +209,12 @@ Result<Buffer> Device::createBuffer(uint64_t sizeInBytes) {
 static Status checkTransfer(const char* what, const Buffer& buffer, uint64_t offset, uint64_t size,
                             const std::shared_ptr<detail::DeviceImpl>& device) {
     if (!buffer.valid() || buffer.impl_->device != device)
-        return Status(StatusCode::InvalidArgument, std::string(what) + ": buffer is empty or belongs to another Device");
+        return Status(StatusCode::InvalidArgument,
+                      std::string(what) + ": buffer is empty or belongs to another Device");
     if (offset > buffer.size() || size > buffer.size() - offset)
         return Status(StatusCode::InvalidArgument, std::string(what) + ": offset (" + std::to_string(offset) +
-                                                       ") + size (" + std::to_string(size) + ") exceeds the buffer (" +
+                                                       ") + size (" + std::to_string(size) +
+                                                       ") exceeds the buffer (" +
                                                        std::to_string(buffer.size()) + " bytes)");
     return {};
 }
@@ -199,15 +229,20 @@ Status Device::download(const Buffer& buffer, uint64_t offset, void* data, uint6
     return impl_->backend->download(*buffer.impl_->buffer, offset, data, size);
 }
 
-Result<Operator> Device::compile(const ScatterNDDesc& desc) { return compileWith(impl_, desc, &core::planScatterND); }
+Result<Operator> Device::compile(const ScatterNDDesc& desc) {
+    return compileWith(impl_, desc, &core::planScatterND);
+}
 Result<Operator> Device::compile(const ScatterElementsDesc& desc) {
     return compileWith(impl_, desc, &core::planScatterElements);
 }
-Result<Operator> Device::compile(const TopKDesc& desc) { return compileWith(impl_, desc, &core::planTopK); }
+Result<Operator> Device::compile(const TopKDesc& desc) {
+    return compileWith(impl_, desc, &core::planTopK);
+}
 
 Status Device::execute(const Operator& op, const std::vector<TensorBinding>& bindings) {
     if (!op.impl_ || op.impl_->device != impl_)
-        return Status(StatusCode::InvalidArgument, "execute: the Operator is empty or was compiled for another Device");
+        return Status(StatusCode::InvalidArgument,
+                      "execute: the Operator is empty or was compiled for another Device");
     detail::OperatorImpl& o = *op.impl_;
     const core::Plan& plan = o.plan;
     const char* name = plan.op;
@@ -222,7 +257,7 @@ Status Device::execute(const Operator& op, const std::vector<TensorBinding>& bin
         sizes[i] = calcBufferTensorSize(plan.tensors[i]);
         const TensorBinding& b = bindings[i];
         const std::string& t = plan.tensorNames[i];
-        if (sizes[i] == 0) continue;  // an empty tensor needs no memory
+        if (sizes[i] == 0) continue; // an empty tensor needs no memory
         if (!b.Buffer || !b.Buffer->valid() || b.Buffer->impl_->device != impl_)
             return core::invalid(name, t + " binding has no Buffer, or one from another Device");
         if (b.Offset % impl_->bindingAlignment)
@@ -259,13 +294,19 @@ Status Device::execute(const Operator& op, const std::vector<TensorBinding>& bin
         c.groups = d.groups;
         for (const core::PlanBinding& pb : d.bindings) {
             switch (pb.kind) {
-            case core::BindingKind::Params: c.bindings.push_back({o.params.get(), 0, o.params->size}); break;
-            case core::BindingKind::Tensor:
-                c.bindings.push_back({bindings[pb.tensor].Buffer->impl_->buffer.get(), bindings[pb.tensor].Offset,
-                                      sizes[pb.tensor]});
+            case core::BindingKind::Params:
+                c.bindings.push_back({o.params.get(), 0, o.params->size});
                 break;
-            case core::BindingKind::Scratch: c.bindings.push_back({o.scratch.get(), pb.offset, pb.size}); break;
-            case core::BindingKind::Status: c.bindings.push_back({o.status.get(), 0, o.status->size}); break;
+            case core::BindingKind::Tensor:
+                c.bindings.push_back({bindings[pb.tensor].Buffer->impl_->buffer.get(),
+                                      bindings[pb.tensor].Offset, sizes[pb.tensor]});
+                break;
+            case core::BindingKind::Scratch:
+                c.bindings.push_back({o.scratch.get(), pb.offset, pb.size});
+                break;
+            case core::BindingKind::Status:
+                c.bindings.push_back({o.status.get(), 0, o.status->size});
+                break;
             }
         }
         commands.push_back(std::move(c));
@@ -276,8 +317,9 @@ Status Device::execute(const Operator& op, const std::vector<TensorBinding>& bin
         if (Status s = impl_->backend->download(*o.status, 0, &flags, 4); !s) return s;
         if (flags & 1u)
             return Status(StatusCode::IndexOutOfRange,
-                          std::string(name) + ": IndicesTensor holds values outside [-size, size) of the dimension "
-                                              "they index; those updates were dropped, all others written");
+                          std::string(name) +
+                              ": IndicesTensor holds values outside [-size, size) of the dimension "
+                              "they index; those updates were dropped, all others written");
     }
     return {};
 }

@@ -12,7 +12,7 @@
 namespace ripple::vk {
 namespace {
 
-constexpr uint64_t kWaitTimeoutNs = 600ull * 1000 * 1000 * 1000;  // a run that takes 10 minutes is lost
+constexpr uint64_t kWaitTimeoutNs = 600ull * 1000 * 1000 * 1000; // a run that takes 10 minutes is lost
 
 // volkLoadDeviceTable reads volk's global vkGetDeviceProcAddr; point it at this device's instance first,
 // under a lock, so the table is right whatever other instances (ripple's or an engine's) exist.
@@ -26,12 +26,12 @@ void loadDeviceTable(const InstanceFunctions& fn, VkDevice device, VolkDeviceTab
 }
 
 class VulkanBuffer : public detail::BackendBuffer {
-public:
+  public:
     VkDevice device = VK_NULL_HANDLE;
     const VolkDeviceTable* table = nullptr;
     VkBuffer buffer = VK_NULL_HANDLE;
     VkDeviceMemory memory = VK_NULL_HANDLE;
-    void* mapped = nullptr;  // host-visible buffers only
+    void* mapped = nullptr; // host-visible buffers only
     ~VulkanBuffer() override {
         if (buffer) table->vkDestroyBuffer(device, buffer, nullptr);
         if (memory) table->vkFreeMemory(device, memory, nullptr);
@@ -45,7 +45,7 @@ struct Pipeline {
 };
 
 class VulkanDevice : public detail::BackendDevice {
-public:
+  public:
     ~VulkanDevice() override;
     static Result<std::unique_ptr<detail::BackendDevice>> create(const DeviceOptions& options);
 
@@ -58,9 +58,9 @@ public:
     Status preparePipeline(const kernels::KernelInfo& kernel) override;
     Status run(const std::vector<detail::Command>& commands) override;
 
-private:
+  private:
     Result<std::unique_ptr<VulkanBuffer>> makeBuffer(uint64_t size, bool hostVisible);
-    Status submitAndWait();  // the recorded cmd_; caller holds mutex_
+    Status submitAndWait(); // the recorded cmd_; caller holds mutex_
     Status lost(Status s) {
         if (s.code() == StatusCode::DeviceLost) lost_ = true;
         return s;
@@ -77,7 +77,7 @@ private:
     VkCommandPool pool_ = VK_NULL_HANDLE;
     VkCommandBuffer cmd_ = VK_NULL_HANDLE;
     VkFence fence_ = VK_NULL_HANDLE;
-    std::mutex mutex_;  // guards cmd_, queue_ and pipelines_
+    std::mutex mutex_; // guards cmd_, queue_ and pipelines_
     std::map<std::string, Pipeline> pipelines_;
     bool lost_ = false;
 };
@@ -136,10 +136,12 @@ Result<std::unique_ptr<detail::BackendDevice>> VulkanDevice::create(const Device
     s16.storageBuffer16BitAccess = f.storage16;
     VkPhysicalDevice8BitStorageFeatures s8{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES};
     s8.storageBuffer8BitAccess = f.storage8;
-    VkPhysicalDeviceShaderFloat16Int8Features f16i8{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES};
+    VkPhysicalDeviceShaderFloat16Int8Features f16i8{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES};
     f16i8.shaderInt8 = f.int8;
     f16i8.shaderFloat16 = f.float16;
-    VkPhysicalDeviceShaderAtomicInt64Features a64{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES};
+    VkPhysicalDeviceShaderAtomicInt64Features a64{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES};
     a64.shaderBufferInt64Atomics = f.int64Atomics;
     features.pNext = &s16;
     void** tail = &s16.pNext;
@@ -166,7 +168,8 @@ Result<std::unique_ptr<detail::BackendDevice>> VulkanDevice::create(const Device
     info.pQueueCreateInfos = &queue;
     info.enabledExtensionCount = static_cast<uint32_t>(exts.size());
     info.ppEnabledExtensionNames = exts.data();
-    if (Status s = check(fn.vkCreateDevice(dev->physical_, &info, nullptr, &dev->device_), "vkCreateDevice"); !s)
+    if (Status s = check(fn.vkCreateDevice(dev->physical_, &info, nullptr, &dev->device_), "vkCreateDevice");
+        !s)
         return s;
     loadDeviceTable(fn, dev->device_, dev->t_);
     dev->t_.vkGetDeviceQueue(dev->device_, dev->queueFamily_, 0, &dev->queue_);
@@ -175,16 +178,22 @@ Result<std::unique_ptr<detail::BackendDevice>> VulkanDevice::create(const Device
     VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
     poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
     poolInfo.queueFamilyIndex = dev->queueFamily_;
-    if (Status s = check(dev->t_.vkCreateCommandPool(dev->device_, &poolInfo, nullptr, &dev->pool_), "vkCreateCommandPool"); !s)
+    if (Status s = check(dev->t_.vkCreateCommandPool(dev->device_, &poolInfo, nullptr, &dev->pool_),
+                         "vkCreateCommandPool");
+        !s)
         return s;
     VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
     alloc.commandPool = dev->pool_;
     alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
     alloc.commandBufferCount = 1;
-    if (Status s = check(dev->t_.vkAllocateCommandBuffers(dev->device_, &alloc, &dev->cmd_), "vkAllocateCommandBuffers"); !s)
+    if (Status s = check(dev->t_.vkAllocateCommandBuffers(dev->device_, &alloc, &dev->cmd_),
+                         "vkAllocateCommandBuffers");
+        !s)
         return s;
     VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    if (Status s = check(dev->t_.vkCreateFence(dev->device_, &fenceInfo, nullptr, &dev->fence_), "vkCreateFence"); !s)
+    if (Status s =
+            check(dev->t_.vkCreateFence(dev->device_, &fenceInfo, nullptr, &dev->fence_), "vkCreateFence");
+        !s)
         return s;
     return std::unique_ptr<detail::BackendDevice>(std::move(dev));
 }
@@ -213,24 +222,27 @@ Result<std::unique_ptr<VulkanBuffer>> VulkanDevice::makeBuffer(uint64_t size, bo
                              : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                                    VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-    if (Status s = check(t_.vkCreateBuffer(device_, &info, nullptr, &buf->buffer), "vkCreateBuffer"); !s) return s;
+    if (Status s = check(t_.vkCreateBuffer(device_, &info, nullptr, &buf->buffer), "vkCreateBuffer"); !s)
+        return s;
     VkMemoryRequirements req;
     t_.vkGetBufferMemoryRequirements(device_, buf->buffer, &req);
-    const VkMemoryPropertyFlags want = hostVisible
-                                           ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
-                                           : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+    const VkMemoryPropertyFlags want =
+        hostVisible ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
+                    : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
     uint32_t type = UINT32_MAX;
     for (uint32_t i = 0; i < memory_.memoryTypeCount && type == UINT32_MAX; ++i)
-        if ((req.memoryTypeBits & (1u << i)) && (memory_.memoryTypes[i].propertyFlags & want) == want) type = i;
+        if ((req.memoryTypeBits & (1u << i)) && (memory_.memoryTypes[i].propertyFlags & want) == want)
+            type = i;
     for (uint32_t i = 0; i < memory_.memoryTypeCount && type == UINT32_MAX && !hostVisible; ++i)
-        if (req.memoryTypeBits & (1u << i)) type = i;  // no device-local type: any will do
+        if (req.memoryTypeBits & (1u << i)) type = i; // no device-local type: any will do
     if (type == UINT32_MAX) return Status(StatusCode::OutOfMemory, "no suitable Vulkan memory type");
     VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     alloc.allocationSize = req.size;
     alloc.memoryTypeIndex = type;
     if (Status s = check(t_.vkAllocateMemory(device_, &alloc, nullptr, &buf->memory), "vkAllocateMemory"); !s)
         return s;
-    if (Status s = check(t_.vkBindBufferMemory(device_, buf->buffer, buf->memory, 0), "vkBindBufferMemory"); !s)
+    if (Status s = check(t_.vkBindBufferMemory(device_, buf->buffer, buf->memory, 0), "vkBindBufferMemory");
+        !s)
         return s;
     if (hostVisible &&
         !check(t_.vkMapMemory(device_, buf->memory, 0, VK_WHOLE_SIZE, 0, &buf->mapped), "vkMapMemory").ok())
@@ -246,17 +258,21 @@ Result<std::unique_ptr<detail::BackendBuffer>> VulkanDevice::createBuffer(uint64
 }
 
 namespace {
-void fullBarrier(const VolkDeviceTable& t, VkCommandBuffer cmd, VkPipelineStageFlags dstStage, VkAccessFlags dstAccess) {
+void fullBarrier(const VolkDeviceTable& t, VkCommandBuffer cmd, VkPipelineStageFlags dstStage,
+                 VkAccessFlags dstAccess) {
     VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_HOST_WRITE_BIT;
+    barrier.srcAccessMask =
+        VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_HOST_WRITE_BIT;
     barrier.dstAccessMask = dstAccess;
-    t.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT |
-                                    VK_PIPELINE_STAGE_HOST_BIT,
+    t.vkCmdPipelineBarrier(cmd,
+                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT |
+                               VK_PIPELINE_STAGE_HOST_BIT,
                            dstStage, 0, 1, &barrier, 0, nullptr, 0, nullptr);
 }
 constexpr VkAccessFlags kDeviceAccess = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
                                         VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-constexpr VkPipelineStageFlags kDeviceStages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+constexpr VkPipelineStageFlags kDeviceStages =
+    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
 } // namespace
 
 Status VulkanDevice::submitAndWait() {
@@ -264,7 +280,8 @@ Status VulkanDevice::submitAndWait() {
     submit.commandBufferCount = 1;
     submit.pCommandBuffers = &cmd_;
     if (Status s = check(t_.vkQueueSubmit(queue_, 1, &submit, fence_), "vkQueueSubmit"); !s) return lost(s);
-    Status waited = check(t_.vkWaitForFences(device_, 1, &fence_, VK_TRUE, kWaitTimeoutNs), "waiting for the GPU");
+    Status waited =
+        check(t_.vkWaitForFences(device_, 1, &fence_, VK_TRUE, kWaitTimeoutNs), "waiting for the GPU");
     if (!waited) return lost(waited);
     t_.vkResetFences(device_, 1, &fence_);
     return {};
@@ -319,10 +336,13 @@ Status VulkanDevice::preparePipeline(const kernels::KernelInfo& kernel) {
         bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
     }
     VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    if (adapter_.features.pushDescriptors) setInfo.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
+    if (adapter_.features.pushDescriptors)
+        setInfo.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
     setInfo.bindingCount = kernel.bindingCount;
     setInfo.pBindings = bindings;
-    if (Status s = check(t_.vkCreateDescriptorSetLayout(device_, &setInfo, nullptr, &p.setLayout), "vkCreateDescriptorSetLayout"); !s)
+    if (Status s = check(t_.vkCreateDescriptorSetLayout(device_, &setInfo, nullptr, &p.setLayout),
+                         "vkCreateDescriptorSetLayout");
+        !s)
         return s;
     VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, kernel.pushConstantBytes};
     VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
@@ -330,13 +350,17 @@ Status VulkanDevice::preparePipeline(const kernels::KernelInfo& kernel) {
     layoutInfo.pSetLayouts = &p.setLayout;
     layoutInfo.pushConstantRangeCount = kernel.pushConstantBytes ? 1 : 0;
     layoutInfo.pPushConstantRanges = &push;
-    if (Status s = check(t_.vkCreatePipelineLayout(device_, &layoutInfo, nullptr, &p.layout), "vkCreatePipelineLayout"); !s)
+    if (Status s = check(t_.vkCreatePipelineLayout(device_, &layoutInfo, nullptr, &p.layout),
+                         "vkCreatePipelineLayout");
+        !s)
         return s;
     VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     moduleInfo.codeSize = kernel.spirvWords * 4;
     moduleInfo.pCode = kernel.spirv;
     VkShaderModule module = VK_NULL_HANDLE;
-    if (Status s = check(t_.vkCreateShaderModule(device_, &moduleInfo, nullptr, &module), "vkCreateShaderModule"); !s)
+    if (Status s =
+            check(t_.vkCreateShaderModule(device_, &moduleInfo, nullptr, &module), "vkCreateShaderModule");
+        !s)
         return s;
     VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
     info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
@@ -365,7 +389,9 @@ Status VulkanDevice::run(const std::vector<detail::Command>& commands) {
         info.maxSets = sets ? sets : 1;
         info.poolSizeCount = 1;
         info.pPoolSizes = &size;
-        if (Status s = check(t_.vkCreateDescriptorPool(device_, &info, nullptr, &pool), "vkCreateDescriptorPool"); !s)
+        if (Status s =
+                check(t_.vkCreateDescriptorPool(device_, &info, nullptr, &pool), "vkCreateDescriptorPool");
+            !s)
             return s;
     }
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
@@ -373,10 +399,10 @@ Status VulkanDevice::run(const std::vector<detail::Command>& commands) {
     t_.vkBeginCommandBuffer(cmd_, &begin);
     Status status;
     for (const detail::Command& c : commands) {
-        fullBarrier(t_, cmd_, kDeviceStages, kDeviceAccess);  // every command depends on the ones before
+        fullBarrier(t_, cmd_, kDeviceStages, kDeviceAccess); // every command depends on the ones before
         if (c.kind == detail::Command::Kind::Fill) {
-            t_.vkCmdFillBuffer(cmd_, static_cast<VulkanBuffer*>(c.fill.buffer)->buffer, c.fill.offset, c.fill.size,
-                               c.fillValue);
+            t_.vkCmdFillBuffer(cmd_, static_cast<VulkanBuffer*>(c.fill.buffer)->buffer, c.fill.offset,
+                               c.fill.size, c.fillValue);
             continue;
         }
         const Pipeline& p = pipelines_.at(c.kernel->name);
@@ -393,21 +419,25 @@ Status VulkanDevice::run(const std::vector<detail::Command>& commands) {
         }
         t_.vkCmdBindPipeline(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
         if (pool == VK_NULL_HANDLE) {
-            t_.vkCmdPushDescriptorSetKHR(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, c.kernel->bindingCount,
-                                         writes);
+            t_.vkCmdPushDescriptorSetKHR(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0,
+                                         c.kernel->bindingCount, writes);
         } else {
             VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
             alloc.descriptorPool = pool;
             alloc.descriptorSetCount = 1;
             alloc.pSetLayouts = &p.setLayout;
             VkDescriptorSet set;
-            if (!(status = check(t_.vkAllocateDescriptorSets(device_, &alloc, &set), "vkAllocateDescriptorSets"))) break;
+            if (!(status =
+                      check(t_.vkAllocateDescriptorSets(device_, &alloc, &set), "vkAllocateDescriptorSets")))
+                break;
             for (uint32_t i = 0; i < c.kernel->bindingCount; ++i) writes[i].dstSet = set;
             t_.vkUpdateDescriptorSets(device_, c.kernel->bindingCount, writes, 0, nullptr);
-            t_.vkCmdBindDescriptorSets(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &set, 0, nullptr);
+            t_.vkCmdBindDescriptorSets(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &set, 0,
+                                       nullptr);
         }
         if (c.kernel->pushConstantBytes)
-            t_.vkCmdPushConstants(cmd_, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, c.kernel->pushConstantBytes, c.push);
+            t_.vkCmdPushConstants(cmd_, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, c.kernel->pushConstantBytes,
+                                  c.push);
         t_.vkCmdDispatch(cmd_, c.groups, 1, 1);
     }
     t_.vkEndCommandBuffer(cmd_);
@@ -429,7 +459,8 @@ Result<std::vector<AdapterInfo>> vulkanEnumerateAdapters() {
     auto inst = vk::Instance::create(false, nullptr);
     if (!inst) return inst.status();
     std::vector<AdapterInfo> out;
-    for (uint32_t i = 0; i < inst.value()->physicalDevices().size(); ++i) out.push_back(inst.value()->describe(i));
+    for (uint32_t i = 0; i < inst.value()->physicalDevices().size(); ++i)
+        out.push_back(inst.value()->describe(i));
     return out;
 }
 

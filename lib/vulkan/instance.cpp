@@ -15,7 +15,8 @@ Status check(VkResult result, const char* what) {
         code = StatusCode::DeviceLost;
     else if (result == VK_TIMEOUT)
         code = StatusCode::Timeout;
-    return Status(code, std::string(what) + " failed (VkResult " + std::to_string(static_cast<int>(result)) + ")");
+    return Status(code,
+                  std::string(what) + " failed (VkResult " + std::to_string(static_cast<int>(result)) + ")");
 }
 
 namespace {
@@ -25,8 +26,9 @@ Status loadVulkan() {
     static VkResult result = VK_ERROR_INITIALIZATION_FAILED;
     std::call_once(once, [] { result = volkInitialize(); });
     if (result != VK_SUCCESS)
-        return Status(StatusCode::NoDevice, "no Vulkan loader found (Debian: install libvulkan1 and a driver, e.g. "
-                                            "mesa-vulkan-drivers for lavapipe)");
+        return Status(StatusCode::NoDevice,
+                      "no Vulkan loader found (Debian: install libvulkan1 and a driver, e.g. "
+                      "mesa-vulkan-drivers for lavapipe)");
     return {};
 }
 
@@ -45,12 +47,14 @@ bool hasLayer(const char* name) {
 void Instance::log(LogLevel level, const std::string& message) const {
     if (log_) return log_(level, message);
     if (level >= LogLevel::Warning)
-        std::fprintf(stderr, "ripple %s: %s\n", level == LogLevel::Error ? "error" : "warning", message.c_str());
+        std::fprintf(stderr, "ripple %s: %s\n", level == LogLevel::Error ? "error" : "warning",
+                     message.c_str());
 }
 
 VKAPI_ATTR VkBool32 VKAPI_CALL Instance::onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                                    VkDebugUtilsMessageTypeFlagsEXT,
-                                                   const VkDebugUtilsMessengerCallbackDataEXT* data, void* self) {
+                                                   const VkDebugUtilsMessengerCallbackDataEXT* data,
+                                                   void* self) {
     auto* instance = static_cast<Instance*>(self);
     LogLevel level = severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT     ? LogLevel::Error
                      : severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT ? LogLevel::Warning
@@ -79,8 +83,8 @@ Result<std::unique_ptr<Instance>> Instance::create(bool validation, LogCallback 
 
     const char* debugExt = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
     VkDebugUtilsMessengerCreateInfoEXT messenger{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-    messenger.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
-                                VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    messenger.messageSeverity =
+        VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
     messenger.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
                             VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
                             VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
@@ -94,14 +98,15 @@ Result<std::unique_ptr<Instance>> Instance::create(bool validation, LogCallback 
         info.ppEnabledLayerNames = &layer;
         info.enabledExtensionCount = 1;
         info.ppEnabledExtensionNames = &debugExt;
-        info.pNext = &messenger;  // also reports on instance creation and destruction
+        info.pNext = &messenger; // also reports on instance creation and destruction
     }
     if (Status s = check(vkCreateInstance(&info, nullptr, &inst->instance_), "vkCreateInstance"); !s) {
         s = Status(StatusCode::NoDevice, s.message());
         return s;
     }
     InstanceFunctions& fn = inst->fn_;
-#define RIPPLE_LOAD(name) fn.name = reinterpret_cast<PFN_##name>(vkGetInstanceProcAddr(inst->instance_, #name));
+#define RIPPLE_LOAD(name)                                                                                    \
+    fn.name = reinterpret_cast<PFN_##name>(vkGetInstanceProcAddr(inst->instance_, #name));
     RIPPLE_INSTANCE_FUNCTIONS(RIPPLE_LOAD)
     RIPPLE_LOAD(vkCreateDebugUtilsMessengerEXT)
     RIPPLE_LOAD(vkDestroyDebugUtilsMessengerEXT)
@@ -116,7 +121,7 @@ Result<std::unique_ptr<Instance>> Instance::create(bool validation, LogCallback 
     for (VkPhysicalDevice pd : all) {
         VkPhysicalDeviceProperties props;
         fn.vkGetPhysicalDeviceProperties(pd, &props);
-        if (props.apiVersion >= VK_API_VERSION_1_1) inst->physical_.push_back(pd);  // ripple needs Vulkan 1.1
+        if (props.apiVersion >= VK_API_VERSION_1_1) inst->physical_.push_back(pd); // ripple needs Vulkan 1.1
     }
     return inst;
 }
@@ -147,13 +152,17 @@ AdapterInfo Instance::describe(uint32_t index) const {
 
     VkPhysicalDevice16BitStorageFeatures s16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
     VkPhysicalDevice8BitStorageFeatures s8{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES};
-    VkPhysicalDeviceShaderFloat16Int8Features f16i8{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES};
-    VkPhysicalDeviceShaderAtomicInt64Features a64{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES};
+    VkPhysicalDeviceShaderFloat16Int8Features f16i8{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES};
+    VkPhysicalDeviceShaderAtomicInt64Features a64{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES};
     VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &s16};
     void** tail = &s16.pNext;
     if (v12 || hasExtension(fn_, pd, VK_KHR_8BIT_STORAGE_EXTENSION_NAME)) *tail = &s8, tail = &s8.pNext;
-    if (v12 || hasExtension(fn_, pd, VK_KHR_SHADER_FLOAT16_INT8_EXTENSION_NAME)) *tail = &f16i8, tail = &f16i8.pNext;
-    if (v12 || hasExtension(fn_, pd, VK_KHR_SHADER_ATOMIC_INT64_EXTENSION_NAME)) *tail = &a64, tail = &a64.pNext;
+    if (v12 || hasExtension(fn_, pd, VK_KHR_SHADER_FLOAT16_INT8_EXTENSION_NAME))
+        *tail = &f16i8, tail = &f16i8.pNext;
+    if (v12 || hasExtension(fn_, pd, VK_KHR_SHADER_ATOMIC_INT64_EXTENSION_NAME))
+        *tail = &a64, tail = &a64.pNext;
     fn_.vkGetPhysicalDeviceFeatures2(pd, &features);
 
     AdapterInfo info;
@@ -161,11 +170,21 @@ AdapterInfo Instance::describe(uint32_t index) const {
     info.name = props.properties.deviceName;
     info.backend = Backend::Vulkan;
     switch (props.properties.deviceType) {
-    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: info.type = AdapterType::Discrete; break;
-    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: info.type = AdapterType::Integrated; break;
-    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: info.type = AdapterType::Virtual; break;
-    case VK_PHYSICAL_DEVICE_TYPE_CPU: info.type = AdapterType::Cpu; break;
-    default: info.type = AdapterType::Other; break;
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+        info.type = AdapterType::Discrete;
+        break;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+        info.type = AdapterType::Integrated;
+        break;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+        info.type = AdapterType::Virtual;
+        break;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU:
+        info.type = AdapterType::Cpu;
+        break;
+    default:
+        info.type = AdapterType::Other;
+        break;
     }
     info.apiVersion = props.properties.apiVersion;
     AdapterFeatures& f = info.features;
@@ -177,7 +196,8 @@ AdapterInfo Instance::describe(uint32_t index) const {
     f.float16 = f16i8.shaderFloat16;
     f.int64Atomics = a64.shaderBufferInt64Atomics;
     const VkSubgroupFeatureFlags needed = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
-                                          VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_BIT;
+                                          VK_SUBGROUP_FEATURE_ARITHMETIC_BIT |
+                                          VK_SUBGROUP_FEATURE_SHUFFLE_BIT;
     f.subgroups = (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
                   (subgroup.supportedOperations & needed) == needed;
     f.subgroupSize = subgroup.subgroupSize;

@@ -12,20 +12,20 @@
 
 namespace ripple::vk {
 
-Status check(VkResult result, const char* what);  // VK_SUCCESS -> Ok; else a Status naming `what`
+Status check(VkResult result, const char* what); // VK_SUCCESS -> Ok; else a Status naming `what`
 
 // The instance-level functions ripple calls, loaded per instance: volk's own globals hold one instance's
 // pointers, which would be wrong for a second instance (or an engine's).
-#define RIPPLE_INSTANCE_FUNCTIONS(X)                                                                             \
-    X(vkDestroyInstance)                                                                                         \
-    X(vkEnumeratePhysicalDevices)                                                                                \
-    X(vkGetPhysicalDeviceProperties)                                                                             \
-    X(vkGetPhysicalDeviceProperties2)                                                                            \
-    X(vkGetPhysicalDeviceFeatures2)                                                                              \
-    X(vkGetPhysicalDeviceQueueFamilyProperties)                                                                  \
-    X(vkGetPhysicalDeviceMemoryProperties)                                                                       \
-    X(vkEnumerateDeviceExtensionProperties)                                                                      \
-    X(vkCreateDevice)                                                                                            \
+#define RIPPLE_INSTANCE_FUNCTIONS(X)                                                                         \
+    X(vkDestroyInstance)                                                                                     \
+    X(vkEnumeratePhysicalDevices)                                                                            \
+    X(vkGetPhysicalDeviceProperties)                                                                         \
+    X(vkGetPhysicalDeviceProperties2)                                                                        \
+    X(vkGetPhysicalDeviceFeatures2)                                                                          \
+    X(vkGetPhysicalDeviceQueueFamilyProperties)                                                              \
+    X(vkGetPhysicalDeviceMemoryProperties)                                                                   \
+    X(vkEnumerateDeviceExtensionProperties)                                                                  \
+    X(vkCreateDevice)                                                                                        \
     X(vkGetDeviceProcAddr)
 struct InstanceFunctions {
 #define RIPPLE_DECLARE(name) PFN_##name name = nullptr;
@@ -37,7 +37,7 @@ struct InstanceFunctions {
 
 // Owns a VkInstance (and the validation messenger when asked for).
 class Instance {
-public:
+  public:
     static Result<std::unique_ptr<Instance>> create(bool validation, LogCallback log);
     ~Instance();
 
@@ -48,10 +48,11 @@ public:
     uint32_t validationMessages() const { return validationMessages_.load(); }
     void log(LogLevel level, const std::string& message) const;
 
-private:
+  private:
     static VKAPI_ATTR VkBool32 VKAPI_CALL onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                                     VkDebugUtilsMessageTypeFlagsEXT types,
-                                                    const VkDebugUtilsMessengerCallbackDataEXT* data, void* self);
+                                                    const VkDebugUtilsMessengerCallbackDataEXT* data,
+                                                    void* self);
     VkInstance instance_ = VK_NULL_HANDLE;
     InstanceFunctions fn_;
     VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;

@@ -37,16 +37,20 @@ int fail(int code, const std::string& message) {
 int exitFor(const ripple::Status& s) {
     switch (s.code()) {
     case ripple::StatusCode::InvalidArgument:
-    case ripple::StatusCode::Unsupported: return kInvalid;
-    case ripple::StatusCode::IndexOutOfRange: return kIndexRange;
-    default: return kOther;
+    case ripple::StatusCode::Unsupported:
+        return kInvalid;
+    case ripple::StatusCode::IndexOutOfRange:
+        return kIndexRange;
+    default:
+        return kOther;
     }
 }
 
 float halfToFloat(uint16_t h) {
     uint32_t sign = (h >> 15) & 1, exp = (h >> 10) & 0x1F, mant = h & 0x3FF;
-    float v = exp == 0 ? std::ldexp(float(mant), -24) : exp == 31 ? (mant ? NAN : INFINITY)
-                                                                   : std::ldexp(float(mant | 0x400), int(exp) - 25);
+    float v = exp == 0    ? std::ldexp(float(mant), -24)
+              : exp == 31 ? (mant ? NAN : INFINITY)
+                          : std::ldexp(float(mant | 0x400), int(exp) - 25);
     return sign ? -v : v;
 }
 
@@ -54,19 +58,44 @@ std::string formatElement(const npy::Array& a, uint64_t i) {
     using ripple::DataType;
     const uint8_t* p = a.data.data() + i * ripple::elementSize(a.type);
     char buf[64];
-    auto get = [&](auto v) { std::memcpy(&v, p, sizeof v); return v; };
+    auto get = [&](auto v) {
+        std::memcpy(&v, p, sizeof v);
+        return v;
+    };
     switch (a.type) {
-    case DataType::Float32: std::snprintf(buf, sizeof buf, "%g", get(float())); break;
-    case DataType::Float64: std::snprintf(buf, sizeof buf, "%g", get(double())); break;
-    case DataType::Float16: std::snprintf(buf, sizeof buf, "%g", halfToFloat(get(uint16_t()))); break;
-    case DataType::Int8: std::snprintf(buf, sizeof buf, "%d", get(int8_t())); break;
-    case DataType::Int16: std::snprintf(buf, sizeof buf, "%d", get(int16_t())); break;
-    case DataType::Int32: std::snprintf(buf, sizeof buf, "%d", get(int32_t())); break;
-    case DataType::Int64: std::snprintf(buf, sizeof buf, "%" PRId64, get(int64_t())); break;
-    case DataType::UInt8: std::snprintf(buf, sizeof buf, "%u", get(uint8_t())); break;
-    case DataType::UInt16: std::snprintf(buf, sizeof buf, "%u", get(uint16_t())); break;
-    case DataType::UInt32: std::snprintf(buf, sizeof buf, "%u", get(uint32_t())); break;
-    case DataType::UInt64: std::snprintf(buf, sizeof buf, "%" PRIu64, get(uint64_t())); break;
+    case DataType::Float32:
+        std::snprintf(buf, sizeof buf, "%g", get(float()));
+        break;
+    case DataType::Float64:
+        std::snprintf(buf, sizeof buf, "%g", get(double()));
+        break;
+    case DataType::Float16:
+        std::snprintf(buf, sizeof buf, "%g", halfToFloat(get(uint16_t())));
+        break;
+    case DataType::Int8:
+        std::snprintf(buf, sizeof buf, "%d", get(int8_t()));
+        break;
+    case DataType::Int16:
+        std::snprintf(buf, sizeof buf, "%d", get(int16_t()));
+        break;
+    case DataType::Int32:
+        std::snprintf(buf, sizeof buf, "%d", get(int32_t()));
+        break;
+    case DataType::Int64:
+        std::snprintf(buf, sizeof buf, "%" PRId64, get(int64_t()));
+        break;
+    case DataType::UInt8:
+        std::snprintf(buf, sizeof buf, "%u", get(uint8_t()));
+        break;
+    case DataType::UInt16:
+        std::snprintf(buf, sizeof buf, "%u", get(uint16_t()));
+        break;
+    case DataType::UInt32:
+        std::snprintf(buf, sizeof buf, "%u", get(uint32_t()));
+        break;
+    case DataType::UInt64:
+        std::snprintf(buf, sizeof buf, "%" PRIu64, get(uint64_t()));
+        break;
     }
     return buf;
 }
@@ -89,9 +118,12 @@ void print(const char* name, const npy::Array& a) {
     for (uint32_t s : a.shape) sizes += (sizes.empty() ? "" : ",") + std::to_string(s);
     std::string body;
     uint64_t i = 0;
-    if (a.count() <= 4096) printNested(a, 0, i, body);
-    else body = "(" + std::to_string(a.count()) + " elements)";
-    std::printf("%s (Sizes:{%s}, DataType:%s)\n%s\n\n", name, sizes.c_str(), ripple::toString(a.type), body.c_str());
+    if (a.count() <= 4096)
+        printNested(a, 0, i, body);
+    else
+        body = "(" + std::to_string(a.count()) + " elements)";
+    std::printf("%s (Sizes:{%s}, DataType:%s)\n%s\n\n", name, sizes.c_str(), ripple::toString(a.type),
+                body.c_str());
 }
 
 struct Args {
@@ -102,16 +134,26 @@ struct Args {
 };
 
 bool parse(int argc, char** argv, Args& args, std::string& error) {
-    static const char* valued[] = {"input",  "indices", "updates",        "output",         "axis",
-                                   "k",      "direction", "index-type",  "output-values",  "output-indices",
+    static const char* valued[] = {"input",     "indices",   "updates",    "output",        "axis",
+                                   "k",         "direction", "index-type", "output-values", "output-indices",
                                    "reduction", "device"};
-    if (argc < 2) return error = "usage: ripple-run top-k|scatter-nd|scatter-elements|devices [options]", false;
+    if (argc < 2)
+        return error = "usage: ripple-run top-k|scatter-nd|scatter-elements|devices [options]", false;
     args.op = argv[1];
     for (int i = 2; i < argc; ++i) {
         std::string a = argv[i];
-        if (a == "--validation") { args.validation = true; continue; }
-        if (a == "--portable") { args.portable = true; continue; }
-        if (a == "--print") { args.printAll = true; continue; }
+        if (a == "--validation") {
+            args.validation = true;
+            continue;
+        }
+        if (a == "--portable") {
+            args.portable = true;
+            continue;
+        }
+        if (a == "--print") {
+            args.printAll = true;
+            continue;
+        }
         bool known = false;
         for (const char* v : valued) known |= a == std::string("--") + v;
         if (!known) return error = "unknown option " + a, false;
@@ -148,7 +190,8 @@ ripple::Status makeTensors(ripple::Device& device, const std::vector<const npy::
         auto b = device.createBuffer(std::max<uint64_t>(4, (a->data.size() + 3) & ~uint64_t(3)));
         if (!b) return b.status();
         t.buffers.push_back(std::move(b.value()));
-        if (ripple::Status s = device.upload(t.buffers.back(), 0, a->data.data(), a->data.size()); !s) return s;
+        if (ripple::Status s = device.upload(t.buffers.back(), 0, a->data.data(), a->data.size()); !s)
+            return s;
     }
     for (uint64_t bytes : outputBytes) {
         auto b = device.createBuffer(std::max<uint64_t>(4, bytes));
@@ -165,14 +208,15 @@ int listDevices() {
     if (adapters.value().empty()) return fail(kOther, "no Vulkan 1.1 adapter found");
     for (const ripple::AdapterInfo& a : adapters.value()) {
         const auto& f = a.features;
-        std::printf("%u: %s\n   backend %s, type %s, Vulkan %u.%u.%u, subgroup size %u, maxStorageBufferRange %" PRIu64
-                    "\n   features:%s%s%s%s%s%s%s%s%s\n",
+        std::printf("%u: %s\n   backend %s, type %s, Vulkan %u.%u.%u, subgroup size %u, "
+                    "maxStorageBufferRange %" PRIu64 "\n   features:%s%s%s%s%s%s%s%s%s\n",
                     a.index, a.name.c_str(), ripple::toString(a.backend), ripple::toString(a.type),
-                    (a.apiVersion >> 22) & 0x7F, (a.apiVersion >> 12) & 0x3FF, a.apiVersion & 0xFFF, f.subgroupSize,
-                    f.maxStorageBufferRange, f.int64 ? " shaderInt64" : "", f.int64Atomics ? " int64Atomics" : "",
-                    f.int16 ? " shaderInt16" : "", f.int8 ? " shaderInt8" : "", f.float16 ? " shaderFloat16" : "",
-                    f.storage8 ? " storage8" : "", f.storage16 ? " storage16" : "", f.subgroups ? " subgroups" : "",
-                    f.pushDescriptors ? " pushDescriptors" : "");
+                    (a.apiVersion >> 22) & 0x7F, (a.apiVersion >> 12) & 0x3FF, a.apiVersion & 0xFFF,
+                    f.subgroupSize, f.maxStorageBufferRange, f.int64 ? " shaderInt64" : "",
+                    f.int64Atomics ? " int64Atomics" : "", f.int16 ? " shaderInt16" : "",
+                    f.int8 ? " shaderInt8" : "", f.float16 ? " shaderFloat16" : "",
+                    f.storage8 ? " storage8" : "", f.storage16 ? " storage16" : "",
+                    f.subgroups ? " subgroups" : "", f.pushDescriptors ? " pushDescriptors" : "");
     }
     return kOk;
 }
@@ -220,7 +264,8 @@ int run(const Args& args) {
         std::string dir = args.has("direction") ? args.values.at("direction") : "decreasing";
         if (dir != "decreasing" && dir != "increasing")
             return fail(kInvalid, "top-k: --direction must be decreasing or increasing");
-        desc.AxisDirection = dir == "increasing" ? ripple::AxisDirection::Increasing : ripple::AxisDirection::Decreasing;
+        desc.AxisDirection =
+            dir == "increasing" ? ripple::AxisDirection::Increasing : ripple::AxisDirection::Decreasing;
         std::string it = args.has("index-type") ? args.values.at("index-type") : "uint32";
         ripple::DataType indexType = it == "uint32"   ? ripple::DataType::UInt32
                                      : it == "uint64" ? ripple::DataType::UInt64
@@ -243,17 +288,20 @@ int run(const Args& args) {
         uint64_t vb = ripple::calcBufferTensorSize(desc.OutputValueTensor);
         uint64_t ib = ripple::calcBufferTensorSize(desc.OutputIndexTensor);
         Tensors t;
-        if (ripple::Status s = makeTensors(device.value(), {&input}, {vb, ib}, t); !s) return fail(exitFor(s), s.message());
-        if (ripple::Status s = device->execute(op.value(), t.bindings); !s) return fail(exitFor(s), s.message());
+        if (ripple::Status s = makeTensors(device.value(), {&input}, {vb, ib}, t); !s)
+            return fail(exitFor(s), s.message());
+        if (ripple::Status s = device->execute(op.value(), t.bindings); !s)
+            return fail(exitFor(s), s.message());
         values.data.resize(values.count() * ripple::elementSize(values.type));
         indices.data.resize(indices.count() * ripple::elementSize(indices.type));
         if (ripple::Status s = device->download(t.buffers[1], 0, values.data.data(), values.data.size()); !s)
             return fail(kOther, s.message());
-        if (ripple::Status s = device->download(t.buffers[2], 0, indices.data.data(), indices.data.size()); !s)
+        if (ripple::Status s = device->download(t.buffers[2], 0, indices.data.data(), indices.data.size());
+            !s)
             return fail(kOther, s.message());
         if (device->validationMessageCount())
-            return fail(kOther, "the validation layer reported " + std::to_string(device->validationMessageCount()) +
-                                    " message(s)");
+            return fail(kOther, "the validation layer reported " +
+                                    std::to_string(device->validationMessageCount()) + " message(s)");
         if (!npy::save(args.values.at("output-values"), values, error)) return fail(kOther, error);
         if (!npy::save(args.values.at("output-indices"), indices, error)) {
             std::remove(args.values.at("output-values").c_str());
@@ -264,7 +312,8 @@ int run(const Args& args) {
     }
 
     if (args.op != "scatter-nd" && args.op != "scatter-elements")
-        return fail(kInvalid, "unknown operator '" + args.op + "': use top-k, scatter-nd, scatter-elements or devices");
+        return fail(kInvalid,
+                    "unknown operator '" + args.op + "': use top-k, scatter-nd, scatter-elements or devices");
     for (const char* k : {"indices", "updates", "output"})
         if (!need(k)) return fail(kInvalid, args.op + ": --" + k + " is required");
     if (!reductionOk()) {
@@ -307,15 +356,17 @@ int run(const Args& args) {
     }
     if (!op) return fail(exitFor(op.status()), op.status().message());
     Tensors t;
-    if (ripple::Status s = makeTensors(device.value(), {&input, &indices, &updates}, {(input.data.size() + 3) & ~size_t(3)}, t); !s)
+    if (ripple::Status s = makeTensors(device.value(), {&input, &indices, &updates},
+                                       {(input.data.size() + 3) & ~size_t(3)}, t);
+        !s)
         return fail(exitFor(s), s.message());
     if (ripple::Status s = device->execute(op.value(), t.bindings); !s) return fail(exitFor(s), s.message());
     output.data.resize(input.data.size());
     if (ripple::Status s = device->download(t.buffers[3], 0, output.data.data(), output.data.size()); !s)
         return fail(kOther, s.message());
     if (device->validationMessageCount())
-        return fail(kOther, "the validation layer reported " + std::to_string(device->validationMessageCount()) +
-                                " message(s)");
+        return fail(kOther, "the validation layer reported " +
+                                std::to_string(device->validationMessageCount()) + " message(s)");
     if (!npy::save(args.values.at("output"), output, error)) return fail(kOther, error);
     if (args.printAll) print("OutputTensor", output);
     return kOk;

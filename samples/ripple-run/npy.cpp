@@ -15,17 +15,28 @@ uint64_t Array::count() const {
 const char* descr(ripple::DataType type) {
     using ripple::DataType;
     switch (type) {
-    case DataType::Float32: return "<f4";
-    case DataType::Float16: return "<f2";
-    case DataType::UInt32: return "<u4";
-    case DataType::UInt16: return "<u2";
-    case DataType::UInt8: return "|u1";
-    case DataType::Int32: return "<i4";
-    case DataType::Int16: return "<i2";
-    case DataType::Int8: return "|i1";
-    case DataType::Float64: return "<f8";
-    case DataType::UInt64: return "<u8";
-    case DataType::Int64: return "<i8";
+    case DataType::Float32:
+        return "<f4";
+    case DataType::Float16:
+        return "<f2";
+    case DataType::UInt32:
+        return "<u4";
+    case DataType::UInt16:
+        return "<u2";
+    case DataType::UInt8:
+        return "|u1";
+    case DataType::Int32:
+        return "<i4";
+    case DataType::Int16:
+        return "<i2";
+    case DataType::Int8:
+        return "|i1";
+    case DataType::Float64:
+        return "<f8";
+    case DataType::UInt64:
+        return "<u8";
+    case DataType::Int64:
+        return "<i8";
     }
     return "";
 }
@@ -34,11 +45,12 @@ namespace {
 
 bool parseDescr(std::string d, ripple::DataType& type) {
     using ripple::DataType;
-    if (d.size() == 3 && (d[0] == '=' || d[0] == '|')) d[0] = '<';  // native/no byte order on little-endian
+    if (d.size() == 3 && (d[0] == '=' || d[0] == '|')) d[0] = '<'; // native/no byte order on little-endian
     static const std::pair<const char*, DataType> table[] = {
-        {"<f4", DataType::Float32}, {"<f2", DataType::Float16}, {"<u4", DataType::UInt32}, {"<u2", DataType::UInt16},
-        {"<u1", DataType::UInt8},   {"<i4", DataType::Int32},   {"<i2", DataType::Int16},  {"<i1", DataType::Int8},
-        {"<f8", DataType::Float64}, {"<u8", DataType::UInt64},  {"<i8", DataType::Int64}};
+        {"<f4", DataType::Float32}, {"<f2", DataType::Float16}, {"<u4", DataType::UInt32},
+        {"<u2", DataType::UInt16},  {"<u1", DataType::UInt8},   {"<i4", DataType::Int32},
+        {"<i2", DataType::Int16},   {"<i1", DataType::Int8},    {"<f8", DataType::Float64},
+        {"<u8", DataType::UInt64},  {"<i8", DataType::Int64}};
     for (auto& [name, t] : table)
         if (d == name) return type = t, true;
     return false;
@@ -88,8 +100,9 @@ bool load(const std::string& path, Array& out, std::string& error) {
     if (d.size() < 2) return error = path + ": no dtype in header", false;
     d = d.substr(1, d.size() - 2);
     if (!parseDescr(d, out.type))
-        return error = path + ": dtype " + d + " is not one of ripple's data types (little-endian float16/32/64, "
-                                              "int8/16/32/64, uint8/16/32/64)",
+        return error = path + ": dtype " + d +
+                       " is not one of ripple's data types (little-endian float16/32/64, "
+                       "int8/16/32/64, uint8/16/32/64)",
                false;
     if (field(header, "fortran_order") != "False")
         return error = path + ": Fortran-ordered arrays are not supported; save a C-ordered copy", false;
@@ -116,9 +129,9 @@ bool load(const std::string& path, Array& out, std::string& error) {
 bool save(const std::string& path, const Array& array, std::string& error) {
     std::string shape = "(";
     for (size_t i = 0; i < array.shape.size(); ++i) shape += (i ? ", " : "") + std::to_string(array.shape[i]);
-    shape += array.shape.size() == 1 ? ",)" : ")";  // "(4,)", "(2, 3)", "()"
-    std::string header = std::string("{'descr': '") + descr(array.type) + "', 'fortran_order': False, 'shape': " +
-                         shape + ", }";
+    shape += array.shape.size() == 1 ? ",)" : ")"; // "(4,)", "(2, 3)", "()"
+    std::string header = std::string("{'descr': '") + descr(array.type) +
+                         "', 'fortran_order': False, 'shape': " + shape + ", }";
     size_t total = 10 + header.size() + 1;
     header.append((64 - total % 64) % 64, ' ');
     header += '\n';
@@ -130,7 +143,8 @@ bool save(const std::string& path, const Array& array, std::string& error) {
         f.write("\x93NUMPY\x01\x00", 8);
         f.write(lenBytes, 2);
         f.write(header.data(), static_cast<std::streamsize>(header.size()));
-        f.write(reinterpret_cast<const char*>(array.data.data()), static_cast<std::streamsize>(array.data.size()));
+        f.write(reinterpret_cast<const char*>(array.data.data()),
+                static_cast<std::streamsize>(array.data.size()));
         f.flush();
         if (!f) {
             std::remove(tmp.c_str());

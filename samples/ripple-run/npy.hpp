@@ -11,8 +11,8 @@ namespace npy {
 
 struct Array {
     ripple::DataType type = ripple::DataType::Float32;
-    std::vector<uint32_t> shape;  // may be empty (a 0-d array)
-    std::vector<uint8_t> data;    // little-endian, C order
+    std::vector<uint32_t> shape; // may be empty (a 0-d array)
+    std::vector<uint8_t> data;   // little-endian, C order
     uint64_t count() const;
 };
 
@@ -20,6 +20,6 @@ struct Array {
 bool load(const std::string& path, Array& out, std::string& error);
 // Writes `path` atomically: a temporary file renamed into place, so a failure leaves no file.
 bool save(const std::string& path, const Array& array, std::string& error);
-const char* descr(ripple::DataType type);  // "<f4", "|u1", ...
+const char* descr(ripple::DataType type); // "<f4", "|u1", ...
 
 } // namespace npy

@@ -15,9 +15,10 @@ namespace sc {
 
 using namespace ripple;
 
-inline const DataType kDataTypes[] = {DataType::Float32, DataType::Float16, DataType::UInt32, DataType::UInt16,
-                                      DataType::UInt8,   DataType::Int32,   DataType::Int16,  DataType::Int8,
-                                      DataType::Float64, DataType::UInt64,  DataType::Int64};
+inline const DataType kDataTypes[] = {DataType::Float32, DataType::Float16, DataType::UInt32,
+                                      DataType::UInt16,  DataType::UInt8,   DataType::Int32,
+                                      DataType::Int16,   DataType::Int8,    DataType::Float64,
+                                      DataType::UInt64,  DataType::Int64};
 inline const DataType kIndexTypes[] = {DataType::Int32, DataType::UInt32, DataType::Int64, DataType::UInt64};
 
 // Writes index value r (0 <= r < size) at `linear`, as r - size half the time for signed types.

@@ -7,7 +7,8 @@ using namespace sc;
 namespace {
 
 // indices: for every line along the axis, distinct positions (a shuffled prefix of 0..input axis size).
-void distinctAlongAxis(rt::HostTensor& indices, const std::vector<uint32_t>& input, uint32_t axis, std::mt19937& rng) {
+void distinctAlongAxis(rt::HostTensor& indices, const std::vector<uint32_t>& input, uint32_t axis,
+                       std::mt19937& rng) {
     const auto& s = indices.desc.Sizes;
     uint64_t inner = 1, outer = 1;
     for (size_t d = axis + 1; d < s.size(); ++d) inner *= s[d];
@@ -30,12 +31,12 @@ void checkScatterElements(Device& dev, DataType type, DataType indexType, const 
     desc.IndicesTensor = {indexType, idx, {}};
     desc.UpdatesTensor = {type, idx, {}};
     desc.Axis = axis;
-    if (strided) {  // updates transposed in memory (last two dims swapped), indices with row padding
+    if (strided) { // updates transposed in memory (last two dims swapped), indices with row padding
         std::vector<uint32_t> us = ripple::packedStrides(idx);
         if (idx.size() >= 2) {
             const size_t a = idx.size() - 2, b = idx.size() - 1;
-            us[a] = 1;       // column-major inside the last two dims;
-            us[b] = idx[a];  // the outer dims keep their packed strides
+            us[a] = 1;      // column-major inside the last two dims;
+            us[b] = idx[a]; // the outer dims keep their packed strides
         }
         desc.UpdatesTensor.Strides = us;
         std::vector<uint32_t> is(idx.size());
@@ -49,8 +50,9 @@ void checkScatterElements(Device& dev, DataType type, DataType indexType, const 
     rt::fill(upd, rng, rt::Fill::Random);
     rt::fill(ind, rng, rt::Fill::Random);
     distinctAlongAxis(ind, input, axis, rng);
-    INFO("ScatterElements input " << rt::describe(desc.InputTensor) << " indices " << rt::describe(desc.IndicesTensor)
-                                  << " updates " << rt::describe(desc.UpdatesTensor) << " axis " << axis);
+    INFO("ScatterElements input " << rt::describe(desc.InputTensor) << " indices "
+                                  << rt::describe(desc.IndicesTensor) << " updates "
+                                  << rt::describe(desc.UpdatesTensor) << " axis " << axis);
     auto op = dev.compile(desc);
     INFO(op.status().message());
     REQUIRE(op.ok());
@@ -71,7 +73,7 @@ const ECase kCases[] = {
     {{7}, {3}, 0},
     {{3, 3}, {2, 3}, 0},
     {{3, 33}, {3, 7}, 1},
-    {{5, 4, 7}, {2, 3, 7}, 1},       // non-axis sizes smaller than the input's (ONNX Runtime allows it)
+    {{5, 4, 7}, {2, 3, 7}, 1}, // non-axis sizes smaller than the input's (ONNX Runtime allows it)
     {{2, 3, 4, 5}, {2, 3, 4, 5}, 3},
     {{1, 2, 1, 3, 1, 2, 1, 5}, {1, 2, 1, 3, 1, 2, 1, 4}, 7},
     {{1000}, {33}, 0},
@@ -79,7 +81,8 @@ const ECase kCases[] = {
 
 } // namespace
 
-TEST_CASE("ScatterElements matches the reference for every data type and index type", "[scatter_elements][gpu]") {
+TEST_CASE("ScatterElements matches the reference for every data type and index type",
+          "[scatter_elements][gpu]") {
     std::mt19937 rng(11);
     for (DataType type : kDataTypes)
         for (DataType indexType : kIndexTypes)
@@ -98,11 +101,12 @@ TEST_CASE("ScatterElements with the portable kernels", "[scatter_elements][gpu][
     std::mt19937 rng(13);
     for (DataType type : kDataTypes)
         for (const ECase& c : kCases)
-            checkScatterElements(rt::device(KernelPreference::Portable), type, DataType::Int32, c.input, c.indices,
-                                 c.axis, false, rng);
+            checkScatterElements(rt::device(KernelPreference::Portable), type, DataType::Int32, c.input,
+                                 c.indices, c.axis, false, rng);
 }
 
-TEST_CASE("Colliding 8/16-bit scatters leave one whole update and never disturb neighbours", "[scatter_elements][gpu]") {
+TEST_CASE("Colliding 8/16-bit scatters leave one whole update and never disturb neighbours",
+          "[scatter_elements][gpu]") {
     std::mt19937 rng(14);
     for (KernelPreference pref : {KernelPreference::Auto, KernelPreference::Portable}) {
         for (DataType type : {DataType::UInt8, DataType::Int16, DataType::Float16, DataType::Int64}) {
@@ -118,7 +122,8 @@ TEST_CASE("Colliding 8/16-bit scatters leave one whole update and never disturb 
             for (uint64_t i = 0; i < 4096; ++i) ind.setBits(i, (rng() % 32) * 2);
             auto op = rt::device(pref).compile(desc);
             REQUIRE(op.ok());
-            rt::GpuResult r = rt::runOnGpu(rt::device(pref), op.value(), {&in, &ind, &upd}, {desc.OutputTensor});
+            rt::GpuResult r =
+                rt::runOnGpu(rt::device(pref), op.value(), {&in, &ind, &upd}, {desc.OutputTensor});
             REQUIRE(r.status.ok());
             auto targets = rt::scatterTargets(desc, ind);
             const uint32_t size = elementSize(type);
@@ -138,7 +143,8 @@ TEST_CASE("Colliding 8/16-bit scatters leave one whole update and never disturb 
     }
 }
 
-TEST_CASE("ScatterElements drops out-of-range indices and reports IndexOutOfRange", "[scatter_elements][gpu]") {
+TEST_CASE("ScatterElements drops out-of-range indices and reports IndexOutOfRange",
+          "[scatter_elements][gpu]") {
     std::mt19937 rng(15);
     for (DataType indexType : kIndexTypes) {
         ScatterElementsDesc desc;
@@ -159,6 +165,6 @@ TEST_CASE("ScatterElements drops out-of-range indices and reports IndexOutOfRang
         CHECK(r.status.code() == StatusCode::IndexOutOfRange);
         int dropped = 0;
         compareOutput(r, rt::referenceScatterElements(desc, in, ind, upd, &dropped), desc.OutputTensor);
-        CHECK(dropped == (indexType == DataType::Int32 ? 1 : 2));  // INT32 0xFFFFFFFF is -1
+        CHECK(dropped == (indexType == DataType::Int32 ? 1 : 2)); // INT32 0xFFFFFFFF is -1
     }
 }

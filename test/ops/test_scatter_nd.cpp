@@ -7,14 +7,15 @@ using namespace sc;
 namespace {
 
 struct NDCase {
-    std::vector<uint32_t> input;    // meaningful input sizes
-    std::vector<uint32_t> batch;    // meaningful indices sizes without the last
-    uint32_t q;                     // tuple length
-    uint32_t rank;                  // DimensionCount (>= every meaningful rank): leading 1s pad
+    std::vector<uint32_t> input; // meaningful input sizes
+    std::vector<uint32_t> batch; // meaningful indices sizes without the last
+    uint32_t q;                  // tuple length
+    uint32_t rank;               // DimensionCount (>= every meaningful rank): leading 1s pad
 };
 
 // Builds a case with distinct target tuples, runs it and compares. `strided`: inputs use padded strides.
-void checkScatterND(Device& dev, const NDCase& c, DataType type, DataType indexType, bool strided, std::mt19937& rng) {
+void checkScatterND(Device& dev, const NDCase& c, DataType type, DataType indexType, bool strided,
+                    std::mt19937& rng) {
     const uint32_t n = c.rank;
     auto pad = [&](std::vector<uint32_t> s) {
         s.insert(s.begin(), n - s.size(), 1);
@@ -28,7 +29,8 @@ void checkScatterND(Device& dev, const NDCase& c, DataType type, DataType indexT
         if (!strided) return std::vector<uint32_t>{};
         std::vector<uint32_t> st(sizes.size());
         uint32_t s = 1;
-        for (size_t i = sizes.size(); i-- > 0;) st[i] = s, s *= sizes[i] + (i % 2 ? 0 : 1);  // gaps in some dims
+        for (size_t i = sizes.size(); i-- > 0;)
+            st[i] = s, s *= sizes[i] + (i % 2 ? 0 : 1); // gaps in some dims
         return st;
     };
     ScatterNDDesc desc;
@@ -47,7 +49,7 @@ void checkScatterND(Device& dev, const NDCase& c, DataType type, DataType indexT
     rt::HostTensor indices(indexType, desc.IndicesTensor.Sizes, desc.IndicesTensor.Strides);
     rt::fill(input, rng, rt::Fill::Special);
     rt::fill(updates, rng, rt::Fill::Random);
-    rt::fill(indices, rng, rt::Fill::Random);  // every byte random, then the real tuples below
+    rt::fill(indices, rng, rt::Fill::Random); // every byte random, then the real tuples below
     // Distinct tuples: a random sample of all prefixes of the first q input dims.
     uint64_t prefixes = 1;
     for (uint32_t j = 0; j < c.q; ++j) prefixes *= c.input[j];
@@ -63,8 +65,9 @@ void checkScatterND(Device& dev, const NDCase& c, DataType type, DataType indexT
             p /= c.input[j];
         }
     }
-    INFO("ScatterND input " << rt::describe(desc.InputTensor) << " indices " << rt::describe(desc.IndicesTensor)
-                            << " updates " << rt::describe(desc.UpdatesTensor));
+    INFO("ScatterND input " << rt::describe(desc.InputTensor) << " indices "
+                            << rt::describe(desc.IndicesTensor) << " updates "
+                            << rt::describe(desc.UpdatesTensor));
     auto op = dev.compile(desc);
     INFO(op.status().message());
     REQUIRE(op.ok());
@@ -77,12 +80,12 @@ void checkScatterND(Device& dev, const NDCase& c, DataType type, DataType indexT
 }
 
 const NDCase kCases[] = {
-    {{8}, {4}, 1, 2},                 // the DirectML example's shape
-    {{7}, {}, 1, 1},                  // a single tuple
-    {{4, 5, 6}, {3}, 1, 3},           // row slices
-    {{4, 5, 6}, {2, 3}, 2, 4},        // batch of tuples, padded rank
-    {{3, 5, 7}, {4}, 3, 3},           // element updates
-    {{33, 3}, {1, 7}, 1, 5},          // odd sizes, leading 1s
+    {{8}, {4}, 1, 2},          // the DirectML example's shape
+    {{7}, {}, 1, 1},           // a single tuple
+    {{4, 5, 6}, {3}, 1, 3},    // row slices
+    {{4, 5, 6}, {2, 3}, 2, 4}, // batch of tuples, padded rank
+    {{3, 5, 7}, {4}, 3, 3},    // element updates
+    {{33, 3}, {1, 7}, 1, 5},   // odd sizes, leading 1s
     {{1000}, {33}, 1, 2},
 };
 
@@ -104,10 +107,12 @@ TEST_CASE("ScatterND reads strided inputs, indices and updates", "[scatter_nd][g
 TEST_CASE("ScatterND with the portable kernels", "[scatter_nd][gpu][portable]") {
     std::mt19937 rng(31);
     for (DataType type : kDataTypes)
-        for (const NDCase& c : kCases) checkScatterND(rt::device(KernelPreference::Portable), c, type, DataType::Int32, false, rng);
+        for (const NDCase& c : kCases)
+            checkScatterND(rt::device(KernelPreference::Portable), c, type, DataType::Int32, false, rng);
 }
 
-TEST_CASE("ScatterND drops out-of-range tuples, writes the rest and reports IndexOutOfRange", "[scatter_nd][gpu]") {
+TEST_CASE("ScatterND drops out-of-range tuples, writes the rest and reports IndexOutOfRange",
+          "[scatter_nd][gpu]") {
     std::mt19937 rng(3);
     for (DataType indexType : kIndexTypes) {
         for (DataType type : {DataType::UInt8, DataType::Float32, DataType::Int64}) {
@@ -120,18 +125,22 @@ TEST_CASE("ScatterND drops out-of-range tuples, writes the rest and reports Inde
             rt::fill(input, rng, rt::Fill::Random);
             rt::fill(updates, rng, rt::Fill::Random);
             const bool s = rt::isSigned(indexType);
-            const uint64_t big = indexType == DataType::Int32 || indexType == DataType::UInt32 ? 0x80000000ull
-                                                                                                 : 0x100000002ull;
-            const uint64_t values[] = {1, 6, big, s ? static_cast<uint64_t>(-7) : 4, s ? static_cast<uint64_t>(-6) : 0};
+            const uint64_t big = indexType == DataType::Int32 || indexType == DataType::UInt32
+                                     ? 0x80000000ull
+                                     : 0x100000002ull;
+            const uint64_t values[] = {1, 6, big, s ? static_cast<uint64_t>(-7) : 4,
+                                       s ? static_cast<uint64_t>(-6) : 0};
             for (int i = 0; i < 5; ++i) indices.setBits(i, values[i]);
             auto op = rt::device().compile(desc);
             REQUIRE(op.ok());
-            rt::GpuResult r = rt::runOnGpu(rt::device(), op.value(), {&input, &indices, &updates}, {desc.OutputTensor});
+            rt::GpuResult r =
+                rt::runOnGpu(rt::device(), op.value(), {&input, &indices, &updates}, {desc.OutputTensor});
             INFO(toString(indexType) << " " << toString(type) << ": " << r.status.message());
             CHECK(r.status.code() == StatusCode::IndexOutOfRange);
             CHECK(r.status.message().find("IndicesTensor") != std::string::npos);
             int dropped = 0;
-            compareOutput(r, rt::referenceScatterND(desc, input, indices, updates, &dropped), desc.OutputTensor);
+            compareOutput(r, rt::referenceScatterND(desc, input, indices, updates, &dropped),
+                          desc.OutputTensor);
             CHECK(dropped == (s ? 3 : 2));
         }
     }
@@ -144,11 +153,13 @@ TEST_CASE("ScatterND of empty tensors succeeds", "[scatter_nd][gpu]") {
     desc.IndicesTensor = {DataType::Int32, {0, 1}, {}};
     desc.UpdatesTensor = {DataType::Float32, {0, 3}, {}};
     desc.InputDimensionCount = desc.IndicesDimensionCount = 2;
-    rt::HostTensor input(DataType::Float32, {4, 3}), indices(DataType::Int32, {0, 1}), updates(DataType::Float32, {0, 3});
+    rt::HostTensor input(DataType::Float32, {4, 3}), indices(DataType::Int32, {0, 1}),
+        updates(DataType::Float32, {0, 3});
     rt::fill(input, rng, rt::Fill::Random);
     auto op = rt::device().compile(desc);
     REQUIRE(op.ok());
-    rt::GpuResult r = rt::runOnGpu(rt::device(), op.value(), {&input, &indices, &updates}, {desc.OutputTensor});
+    rt::GpuResult r =
+        rt::runOnGpu(rt::device(), op.value(), {&input, &indices, &updates}, {desc.OutputTensor});
     REQUIRE(r.status.ok());
     compareOutput(r, rt::referenceScatterND(desc, input, indices, updates, nullptr), desc.OutputTensor);
 }

@@ -9,8 +9,9 @@ using namespace ripple;
 
 namespace {
 
-const DataType kTypes[] = {DataType::Float32, DataType::Float16, DataType::Int32,  DataType::UInt32, DataType::Int16,
-                           DataType::UInt16,  DataType::Int8,    DataType::UInt8,  DataType::Int64,  DataType::UInt64};
+const DataType kTypes[] = {DataType::Float32, DataType::Float16, DataType::Int32, DataType::UInt32,
+                           DataType::Int16,   DataType::UInt16,  DataType::Int8,  DataType::UInt8,
+                           DataType::Int64,   DataType::UInt64};
 
 std::vector<uint8_t> meaningful(std::vector<uint8_t> bytes, const TensorDesc& d) {
     bytes.resize(d.elementCount() * elementSize(d.DataType));
@@ -30,21 +31,24 @@ void checkTopK(Device& dev, const rt::HostTensor& input, uint32_t axis, uint32_t
     desc.OutputValueTensor = {input.desc.DataType, outSizes, {}};
     desc.OutputIndexTensor = {indexType, outSizes, {}};
     INFO("TopK input " << rt::describe(input.desc) << " axis " << axis << " K " << k << " "
-                       << (direction == AxisDirection::Decreasing ? "DECREASING" : "INCREASING") << " indices "
-                       << toString(indexType));
+                       << (direction == AxisDirection::Decreasing ? "DECREASING" : "INCREASING")
+                       << " indices " << toString(indexType));
     auto op = dev.compile(desc);
     INFO(op.status().message());
     REQUIRE(op.ok());
-    rt::GpuResult r = rt::runOnGpu(dev, op.value(), {&input}, {desc.OutputValueTensor, desc.OutputIndexTensor});
+    rt::GpuResult r =
+        rt::runOnGpu(dev, op.value(), {&input}, {desc.OutputValueTensor, desc.OutputIndexTensor});
     INFO(r.status.message());
     REQUIRE(r.status.ok());
     std::vector<uint8_t> values, indices;
     rt::referenceTopK(desc, input, values, indices);
     INFO("values: " << rt::firstDifference(meaningful(r.outputs[0], desc.OutputValueTensor),
-                                           meaningful(values, desc.OutputValueTensor), elementSize(input.desc.DataType)));
+                                           meaningful(values, desc.OutputValueTensor),
+                                           elementSize(input.desc.DataType)));
     CHECK(meaningful(r.outputs[0], desc.OutputValueTensor) == meaningful(values, desc.OutputValueTensor));
     INFO("indices: " << rt::firstDifference(meaningful(r.outputs[1], desc.OutputIndexTensor),
-                                            meaningful(indices, desc.OutputIndexTensor), elementSize(indexType)));
+                                            meaningful(indices, desc.OutputIndexTensor),
+                                            elementSize(indexType)));
     CHECK(meaningful(r.outputs[1], desc.OutputIndexTensor) == meaningful(indices, desc.OutputIndexTensor));
 }
 
@@ -56,9 +60,9 @@ TEST_CASE("TopK matches the reference for every data type, shape, axis and direc
         std::vector<uint32_t> sizes;
         uint32_t axis;
     };
-    const Shape shapes[] = {{{1}, 0},           {{7}, 0},          {{33}, 0},         {{1000}, 0},
-                            {{5, 33}, 1},       {{33, 5}, 0},      {{3, 4, 7}, 1},    {{2, 1025}, 1},
-                            {{2, 3, 2, 5}, 2},  {{1, 2, 1, 3, 1, 2, 1, 5}, 7}};
+    const Shape shapes[] = {
+        {{1}, 0},     {{7}, 0},       {{33}, 0},      {{1000}, 0},       {{5, 33}, 1},
+        {{33, 5}, 0}, {{3, 4, 7}, 1}, {{2, 1025}, 1}, {{2, 3, 2, 5}, 2}, {{1, 2, 1, 3, 1, 2, 1, 5}, 7}};
     for (DataType type : kTypes) {
         for (const Shape& s : shapes) {
             for (rt::Fill how : {rt::Fill::Random, rt::Fill::Ties, rt::Fill::Special}) {
@@ -67,7 +71,8 @@ TEST_CASE("TopK matches the reference for every data type, shape, axis and direc
                 const uint32_t n = s.sizes[s.axis];
                 const uint32_t k = std::uniform_int_distribution<uint32_t>(1, n)(rng);
                 const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
-                const DataType idx = std::array{DataType::UInt32, DataType::UInt64, DataType::Int64}[rng() % 3];
+                const DataType idx =
+                    std::array{DataType::UInt32, DataType::UInt64, DataType::Int64}[rng() % 3];
                 checkTopK(rt::device(), input, s.axis, k, dir, idx);
             }
         }
@@ -106,7 +111,8 @@ TEST_CASE("TopK with the portable kernels", "[topk][gpu][portable]") {
     for (DataType type : kTypes) {
         rt::HostTensor input(type, {4, 1500});
         rt::fill(input, rng, rt::Fill::Special);
-        checkTopK(rt::device(KernelPreference::Portable), input, 1, 33, AxisDirection::Decreasing, DataType::UInt32);
+        checkTopK(rt::device(KernelPreference::Portable), input, 1, 33, AxisDirection::Decreasing,
+                  DataType::UInt32);
     }
 }
 

@@ -1,6 +1,6 @@
 #include "gpu.hpp"
 
-#define CATCH_CONFIG_EXTERNAL_INTERFACES  // listener classes
+#define CATCH_CONFIG_EXTERNAL_INTERFACES // listener classes
 #include <catch2/catch.hpp>
 
 #include <cstdio>
@@ -47,11 +47,12 @@ constexpr uint64_t kGuard = 64;
 constexpr uint8_t kGuardByte = 0x5A, kPoison = 0xA5;
 } // namespace
 
-GpuResult runOnGpu(ripple::Device& dev, const ripple::Operator& op, const std::vector<const HostTensor*>& inputs,
+GpuResult runOnGpu(ripple::Device& dev, const ripple::Operator& op,
+                   const std::vector<const HostTensor*>& inputs,
                    const std::vector<ripple::TensorDesc>& outputs) {
     const uint64_t lead = dev.bindingAlignment();
     std::vector<ripple::Buffer> buffers;
-    std::vector<std::vector<uint8_t>> images;  // what each buffer held before the run
+    std::vector<std::vector<uint8_t>> images; // what each buffer held before the run
     std::vector<ripple::TensorBinding> bindings;
     auto add = [&](const std::vector<uint8_t>* content, uint64_t bytes) {
         std::vector<uint8_t> image(lead + bytes + kGuard, kGuardByte);
@@ -89,8 +90,10 @@ GpuResult runOnGpu(ripple::Device& dev, const ripple::Operator& op, const std::v
     return result;
 }
 
-std::string firstDifference(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want, uint32_t size) {
-    if (got.size() != want.size()) return "sizes differ: " + std::to_string(got.size()) + " vs " + std::to_string(want.size());
+std::string firstDifference(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want,
+                            uint32_t size) {
+    if (got.size() != want.size())
+        return "sizes differ: " + std::to_string(got.size()) + " vs " + std::to_string(want.size());
     for (size_t i = 0; i < got.size(); i += size) {
         if (!std::equal(got.begin() + i, got.begin() + std::min(got.size(), i + size), want.begin() + i)) {
             uint64_t g = 0, w = 0;

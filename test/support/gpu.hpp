@@ -14,16 +14,18 @@ ripple::Device& device(ripple::KernelPreference preference = ripple::KernelPrefe
 
 struct GpuResult {
     ripple::Status status;
-    std::vector<std::vector<uint8_t>> outputs;  // calcBufferTensorSize bytes each
+    std::vector<std::vector<uint8_t>> outputs; // calcBufferTensorSize bytes each
 };
 
 // Each tensor gets its own buffer and sits at offset bindingAlignment() with guard bytes before and after.
 // Outputs are poisoned (0xA5) before the run; CHECKs that no guard byte changed and that the validation
 // layer reported nothing.
-GpuResult runOnGpu(ripple::Device& device, const ripple::Operator& op, const std::vector<const HostTensor*>& inputs,
+GpuResult runOnGpu(ripple::Device& device, const ripple::Operator& op,
+                   const std::vector<const HostTensor*>& inputs,
                    const std::vector<ripple::TensorDesc>& outputs);
 
 // "" when equal, else where the first difference is.
-std::string firstDifference(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want, uint32_t elementSize);
+std::string firstDifference(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want,
+                            uint32_t elementSize);
 
 } // namespace rt

@@ -36,8 +36,10 @@ void HostTensor::setBits(uint64_t linear, uint64_t v) {
 int64_t HostTensor::indexValue(uint64_t linear) const {
     uint64_t v = bits(linear);
     switch (desc.DataType) {
-    case ripple::DataType::Int32: return static_cast<int32_t>(v);
-    default: return static_cast<int64_t>(v);  // INT64, and unsigned types below 2^63
+    case ripple::DataType::Int32:
+        return static_cast<int32_t>(v);
+    default:
+        return static_cast<int64_t>(v); // INT64, and unsigned types below 2^63
     }
 }
 
@@ -67,16 +69,20 @@ uint64_t floatBits(ripple::DataType t, double v) {
     int exp = static_cast<int>((b >> 23) & 0xFF) - 127 + 15;
     uint32_t mant = b & 0x7FFFFF;
     if (((b >> 23) & 0xFF) == 0xFF) return sign | 0x7C00 | (mant ? 0x200 : 0);
-    if (exp <= 0) return sign;  // tiny values flush to signed zero
+    if (exp <= 0) return sign; // tiny values flush to signed zero
     if (exp >= 31) return sign | 0x7C00;
     return sign | (exp << 10) | (mant >> 13);
 }
 
 uint64_t nanBits(ripple::DataType t, uint64_t payload, bool negative) {
     switch (t) {
-    case ripple::DataType::Float16: return (negative ? 0xFC00 : 0x7C00) | (1 + payload % 0x3FF);
-    case ripple::DataType::Float32: return (negative ? 0xFF800000u : 0x7F800000u) | (1 + payload % 0x7FFFFF);
-    default: return (negative ? 0xFFF0000000000000ull : 0x7FF0000000000000ull) | (1 + payload % 0xFFFFFFFFFFFFFull);
+    case ripple::DataType::Float16:
+        return (negative ? 0xFC00 : 0x7C00) | (1 + payload % 0x3FF);
+    case ripple::DataType::Float32:
+        return (negative ? 0xFF800000u : 0x7F800000u) | (1 + payload % 0x7FFFFF);
+    default:
+        return (negative ? 0xFFF0000000000000ull : 0x7FF0000000000000ull) |
+               (1 + payload % 0xFFFFFFFFFFFFFull);
     }
 }
 
@@ -94,23 +100,41 @@ void fill(HostTensor& t, std::mt19937& rng, Fill how) {
         uint64_t v = 0;
         if (isFloat(type)) {
             switch (how) {
-            case Fill::Random: v = floatBits(type, (static_cast<double>(r % 2000001) - 1000000.0) / 64.0); break;
-            case Fill::Ties: v = floatBits(type, static_cast<double>(r % 5) - 2.0); break;
+            case Fill::Random:
+                v = floatBits(type, (static_cast<double>(r % 2000001) - 1000000.0) / 64.0);
+                break;
+            case Fill::Ties:
+                v = floatBits(type, static_cast<double>(r % 5) - 2.0);
+                break;
             case Fill::Special: {
                 switch (r % 10) {
-                case 0: v = nanBits(type, r >> 8, (r >> 4) & 1); break;
-                case 1: v = floatBits(type, 0.0); break;
-                case 2: v = floatBits(type, -0.0); break;
-                case 3: v = floatBits(type, (r >> 4) & 1 ? INFINITY : -INFINITY); break;
-                default: v = floatBits(type, static_cast<double>((r >> 8) % 7) - 3.0); break;
+                case 0:
+                    v = nanBits(type, r >> 8, (r >> 4) & 1);
+                    break;
+                case 1:
+                    v = floatBits(type, 0.0);
+                    break;
+                case 2:
+                    v = floatBits(type, -0.0);
+                    break;
+                case 3:
+                    v = floatBits(type, (r >> 4) & 1 ? INFINITY : -INFINITY);
+                    break;
+                default:
+                    v = floatBits(type, static_cast<double>((r >> 8) % 7) - 3.0);
+                    break;
                 }
                 break;
             }
             }
         } else {
             switch (how) {
-            case Fill::Random: v = r & mask; break;
-            case Fill::Ties: v = (r % 5) - (isSigned(type) ? 2 : 0); break;
+            case Fill::Random:
+                v = r & mask;
+                break;
+            case Fill::Ties:
+                v = (r % 5) - (isSigned(type) ? 2 : 0);
+                break;
             case Fill::Special: {
                 uint64_t top = 1ull << (size * 8 - 1);
                 uint64_t choices[] = {0, 1, mask, top, top - 1, 2};

@@ -12,22 +12,22 @@ namespace rt {
 
 struct HostTensor {
     ripple::TensorDesc desc;
-    std::vector<uint8_t> bytes;  // calcBufferTensorSize(desc) bytes
+    std::vector<uint8_t> bytes; // calcBufferTensorSize(desc) bytes
 
     HostTensor() = default;
     HostTensor(ripple::DataType type, std::vector<uint32_t> sizes, std::vector<uint32_t> strides = {});
     uint64_t count() const { return desc.elementCount(); }
     // Element offset (in elements, through Strides) of the element at packed row-major position `linear`.
     uint64_t offsetOf(uint64_t linear) const;
-    uint64_t bits(uint64_t linear) const;  // the element's bits, zero-extended
+    uint64_t bits(uint64_t linear) const; // the element's bits, zero-extended
     void setBits(uint64_t linear, uint64_t bits);
-    int64_t indexValue(uint64_t linear) const;  // for index tensors: the value, sign-extended if signed
+    int64_t indexValue(uint64_t linear) const; // for index tensors: the value, sign-extended if signed
 };
 
 enum class Fill {
-    Random,   // random bits (floats: finite random values)
-    Ties,     // few distinct values: many ties
-    Special,  // floats with NaN (several payloads), +-0.0, +-inf, ties; integers at their extremes
+    Random,  // random bits (floats: finite random values)
+    Ties,    // few distinct values: many ties
+    Special, // floats with NaN (several payloads), +-0.0, +-inf, ties; integers at their extremes
 };
 
 void fill(HostTensor& t, std::mt19937& rng, Fill how);

@@ -11,7 +11,9 @@ namespace {
 double halfValue(uint64_t h) {
     int exp = (h >> 10) & 0x1F;
     double mant = static_cast<double>(h & 0x3FF);
-    double v = exp == 0 ? std::ldexp(mant, -24) : exp == 31 ? (mant ? NAN : INFINITY) : std::ldexp(mant + 1024, exp - 25);
+    double v = exp == 0    ? std::ldexp(mant, -24)
+               : exp == 31 ? (mant ? NAN : INFINITY)
+                           : std::ldexp(mant + 1024, exp - 25);
     return (h & 0x8000) ? -v : v;
 }
 
@@ -30,10 +32,14 @@ double floatValue(ripple::DataType t, uint64_t b) {
 
 int64_t signedValue(ripple::DataType t, uint64_t b) {
     switch (ripple::elementSize(t)) {
-    case 1: return static_cast<int8_t>(b);
-    case 2: return static_cast<int16_t>(b);
-    case 4: return static_cast<int32_t>(b);
-    default: return static_cast<int64_t>(b);
+    case 1:
+        return static_cast<int8_t>(b);
+    case 2:
+        return static_cast<int16_t>(b);
+    case 4:
+        return static_cast<int32_t>(b);
+    default:
+        return static_cast<int64_t>(b);
     }
 }
 
@@ -69,7 +75,7 @@ int compareValues(ripple::DataType t, uint64_t a, uint64_t b) {
         double x = floatValue(t, a), y = floatValue(t, b);
         bool nx = std::isnan(x), ny = std::isnan(y);
         if (nx || ny) return nx && ny ? 0 : nx ? 1 : -1;
-        return x < y ? -1 : x > y ? 1 : 0;  // -0.0 == +0.0
+        return x < y ? -1 : x > y ? 1 : 0; // -0.0 == +0.0
     }
     if (isSigned(t)) {
         int64_t x = signedValue(t, a), y = signedValue(t, b);
@@ -79,7 +85,8 @@ int compareValues(ripple::DataType t, uint64_t a, uint64_t b) {
 }
 
 std::vector<uint8_t> referenceScatterND(const ripple::ScatterNDDesc& desc, const HostTensor& input,
-                                        const HostTensor& indices, const HostTensor& updates, int* outOfRange) {
+                                        const HostTensor& indices, const HostTensor& updates,
+                                        int* outOfRange) {
     std::vector<uint8_t> out = packedCopy(input, ripple::calcBufferTensorSize(desc.OutputTensor));
     const auto& in = desc.InputTensor.Sizes;
     const uint32_t n = static_cast<uint32_t>(in.size());
@@ -130,8 +137,9 @@ std::vector<uint64_t> elementTargets(const ripple::ScatterElementsDesc& desc, co
 }
 } // namespace
 
-std::vector<uint8_t> referenceScatterElements(const ripple::ScatterElementsDesc& desc, const HostTensor& input,
-                                              const HostTensor& indices, const HostTensor& updates, int* outOfRange) {
+std::vector<uint8_t> referenceScatterElements(const ripple::ScatterElementsDesc& desc,
+                                              const HostTensor& input, const HostTensor& indices,
+                                              const HostTensor& updates, int* outOfRange) {
     std::vector<uint8_t> out = packedCopy(input, ripple::calcBufferTensorSize(desc.OutputTensor));
     const uint32_t size = ripple::elementSize(input.desc.DataType);
     std::vector<uint64_t> targets = elementTargets(desc, indices);
@@ -145,7 +153,8 @@ std::vector<uint8_t> referenceScatterElements(const ripple::ScatterElementsDesc&
     return out;
 }
 
-std::vector<std::vector<uint64_t>> scatterTargets(const ripple::ScatterElementsDesc& desc, const HostTensor& indices) {
+std::vector<std::vector<uint64_t>> scatterTargets(const ripple::ScatterElementsDesc& desc,
+                                                  const HostTensor& indices) {
     std::vector<std::vector<uint64_t>> by(desc.InputTensor.elementCount());
     std::vector<uint64_t> targets = elementTargets(desc, indices);
     for (uint64_t e = 0; e < targets.size(); ++e)
@@ -161,7 +170,8 @@ void referenceTopK(const ripple::TopKDesc& desc, const HostTensor& input, std::v
     for (size_t d = axis + 1; d < sizes.size(); ++d) inner *= sizes[d];
     for (size_t d = 0; d < axis; ++d) outer *= sizes[d];
     const ripple::DataType t = input.desc.DataType;
-    const uint32_t vsize = ripple::elementSize(t), isize = ripple::elementSize(desc.OutputIndexTensor.DataType);
+    const uint32_t vsize = ripple::elementSize(t),
+                   isize = ripple::elementSize(desc.OutputIndexTensor.DataType);
     values.assign(ripple::calcBufferTensorSize(desc.OutputValueTensor), 0);
     indices.assign(ripple::calcBufferTensorSize(desc.OutputIndexTensor), 0);
     const bool decreasing = desc.AxisDirection == ripple::AxisDirection::Decreasing;
@@ -173,7 +183,7 @@ void referenceTopK(const ripple::TopKDesc& desc, const HostTensor& input, std::v
             std::iota(order.begin(), order.end(), 0u);
             std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
                 int c = compareValues(t, row[a], row[b]);
-                return decreasing ? c > 0 : c < 0;  // stable: ties keep ascending index
+                return decreasing ? c > 0 : c < 0; // stable: ties keep ascending index
             });
             for (uint32_t k = 0; k < K; ++k) {
                 uint64_t pos = (o * K + k) * inner + i;

@@ -9,11 +9,14 @@ namespace rt {
 // ScatterND / ScatterElements: out-of-range updates are skipped and counted in *outOfRange. With
 // duplicate targets the reference applies updates in row-major order (the last wins).
 std::vector<uint8_t> referenceScatterND(const ripple::ScatterNDDesc& desc, const HostTensor& input,
-                                        const HostTensor& indices, const HostTensor& updates, int* outOfRange);
-std::vector<uint8_t> referenceScatterElements(const ripple::ScatterElementsDesc& desc, const HostTensor& input,
-                                              const HostTensor& indices, const HostTensor& updates, int* outOfRange);
+                                        const HostTensor& indices, const HostTensor& updates,
+                                        int* outOfRange);
+std::vector<uint8_t> referenceScatterElements(const ripple::ScatterElementsDesc& desc,
+                                              const HostTensor& input, const HostTensor& indices,
+                                              const HostTensor& updates, int* outOfRange);
 // Lists, for each output element, every update element (by linear position) that targets it.
-std::vector<std::vector<uint64_t>> scatterTargets(const ripple::ScatterElementsDesc& desc, const HostTensor& indices);
+std::vector<std::vector<uint64_t>> scatterTargets(const ripple::ScatterElementsDesc& desc,
+                                                  const HostTensor& indices);
 
 void referenceTopK(const ripple::TopKDesc& desc, const HostTensor& input, std::vector<uint8_t>& values,
                    std::vector<uint8_t>& indices);

@@ -7,7 +7,9 @@ using namespace ripple;
 
 namespace {
 
-core::PlanLimits limits() { return {}; }
+core::PlanLimits limits() {
+    return {};
+}
 
 TopKDesc topk(std::vector<uint32_t> sizes, uint32_t axis, uint32_t k) {
     TopKDesc d;
@@ -21,7 +23,7 @@ TopKDesc topk(std::vector<uint32_t> sizes, uint32_t axis, uint32_t k) {
     return d;
 }
 
-ScatterNDDesc scatterND() {  // DirectML's example: input {8}, indices {4,1}, updates {4}, padded to rank 2
+ScatterNDDesc scatterND() { // DirectML's example: input {8}, indices {4,1}, updates {4}, padded to rank 2
     ScatterNDDesc d;
     d.InputTensor = d.OutputTensor = {DataType::Float32, {1, 8}, {}};
     d.IndicesTensor = {DataType::UInt32, {4, 1}, {}};
@@ -40,21 +42,25 @@ ScatterElementsDesc scatterElements() {
     return d;
 }
 
-template <class R> std::string messageOf(const R& r) { return r.ok() ? "(ok)" : r.status().message(); }
+template <class R> std::string messageOf(const R& r) {
+    return r.ok() ? "(ok)" : r.status().message();
+}
 
 } // namespace
 
 TEST_CASE("calcBufferTensorSize follows DMLCalcBufferTensorSize", "[unit]") {
     CHECK(calcBufferTensorSize({DataType::Float32, {2, 3}, {}}) == 24);
-    CHECK(calcBufferTensorSize({DataType::UInt8, {7}, {}}) == 8);     // rounded up to 4
-    CHECK(calcBufferTensorSize({DataType::Int16, {3, 2}, {1, 3}}) == 12);  // last element at 1*2+2*3... = 5 -> 6*2
-    CHECK(calcBufferTensorSize({DataType::Float64, {4, 4}, {0, 1}}) == 32);  // broadcast rows
+    CHECK(calcBufferTensorSize({DataType::UInt8, {7}, {}}) == 8); // rounded up to 4
+    CHECK(calcBufferTensorSize({DataType::Int16, {3, 2}, {1, 3}}) ==
+          12); // last element at 1*2+2*3... = 5 -> 6*2
+    CHECK(calcBufferTensorSize({DataType::Float64, {4, 4}, {0, 1}}) == 32); // broadcast rows
     CHECK(calcBufferTensorSize({DataType::Float32, {0, 3}, {}}) == 0);
     CHECK(packedStrides({2, 3, 4}) == std::vector<uint32_t>{12, 4, 1});
 }
 
 TEST_CASE("TopK rules name the tensor, the field and the rule", "[unit]") {
-    CHECK(messageOf(core::planTopK(topk({1, 4}, 1, 5), limits())) == "TopK: K (5) exceeds InputTensor.Sizes[1] (4)");
+    CHECK(messageOf(core::planTopK(topk({1, 4}, 1, 5), limits())) ==
+          "TopK: K (5) exceeds InputTensor.Sizes[1] (4)");
     CHECK(messageOf(core::planTopK(topk({1, 4}, 2, 1), limits())) ==
           "TopK: Axis (2) must be less than InputTensor.DimensionCount (2)");
     CHECK(messageOf(core::planTopK(topk({1, 1, 1, 1, 1, 1, 1, 1, 2}, 8, 1), limits())) ==
@@ -65,10 +71,12 @@ TEST_CASE("TopK rules name the tensor, the field and the rule", "[unit]") {
           "TopK: OutputValueTensor.Sizes {3,3} must be {3,2} (InputTensor.Sizes with Sizes[Axis] = K)");
     d = topk({3, 4}, 1, 2);
     d.InputTensor.DataType = d.OutputValueTensor.DataType = DataType::Float64;
-    CHECK(messageOf(core::planTopK(d, limits())).rfind("TopK: InputTensor.DataType (FLOAT64) must be FLOAT32", 0) == 0);
+    CHECK(messageOf(core::planTopK(d, limits()))
+              .rfind("TopK: InputTensor.DataType (FLOAT64) must be FLOAT32", 0) == 0);
     d = topk({3, 4}, 1, 2);
     d.OutputIndexTensor.DataType = DataType::Int32;
-    CHECK(messageOf(core::planTopK(d, limits())) == "TopK: OutputIndexTensor.DataType (INT32) must be UINT32, UINT64 or INT64");
+    CHECK(messageOf(core::planTopK(d, limits())) ==
+          "TopK: OutputIndexTensor.DataType (INT32) must be UINT32, UINT64 or INT64");
     d = topk({3, 4}, 1, 2);
     d.OutputValueTensor.DataType = DataType::Float16;
     CHECK(messageOf(core::planTopK(d, limits())) ==
@@ -93,10 +101,10 @@ TEST_CASE("TopK plans: K = 0 and empty inputs need no work; long rows merge leve
     CHECK(none.value().dispatches.empty());
     auto shortRows = core::planTopK(topk({100, 33}, 1, 5), limits());
     REQUIRE(shortRows.ok());
-    CHECK(shortRows.value().dispatches.size() == 2);  // tile sort, emit
+    CHECK(shortRows.value().dispatches.size() == 2); // tile sort, emit
     auto longRow = core::planTopK(topk({1, 1000000}, 1, 1000), limits());
     REQUIRE(longRow.ok());
-    CHECK(longRow.value().dispatches.size() == 12);  // tile sort, 10 merge levels (977 tiles), emit
+    CHECK(longRow.value().dispatches.size() == 12); // tile sort, 10 merge levels (977 tiles), emit
     auto tooBig = core::planTopK(topk({1, 40000000}, 1, 40000000), limits());
     CHECK(tooBig.status().code() == StatusCode::Unsupported);
     CHECK(messageOf(tooBig).find("maxStorageBufferRange") != std::string::npos);
@@ -107,7 +115,8 @@ TEST_CASE("ScatterND rules name the tensor, the field and the rule", "[unit]") {
     auto d = scatterND();
     d.UpdatesTensor.Sizes = {1, 3};
     CHECK(messageOf(core::planScatterND(d, limits())) ==
-          "ScatterND: UpdatesTensor.Sizes {1,3} must be {1,4} (leading 1s, IndicesTensor's meaningful sizes without "
+          "ScatterND: UpdatesTensor.Sizes {1,3} must be {1,4} (leading 1s, IndicesTensor's meaningful sizes "
+          "without "
           "the last, then InputTensor's trailing InputDimensionCount - q sizes)");
     d = scatterND();
     d.IndicesTensor.DataType = DataType::Float32;
@@ -117,7 +126,8 @@ TEST_CASE("ScatterND rules name the tensor, the field and the rule", "[unit]") {
     d.IndicesTensor.Sizes = {2, 2};
     d.UpdatesTensor.Sizes = {1, 2};
     CHECK(messageOf(core::planScatterND(d, limits())) ==
-          "ScatterND: IndicesTensor.Sizes[1] (2), the index tuple length, must be 1 to InputDimensionCount (1)");
+          "ScatterND: IndicesTensor.Sizes[1] (2), the index tuple length, must be 1 to InputDimensionCount "
+          "(1)");
     d = scatterND();
     d.InputDimensionCount = 3;
     CHECK(messageOf(core::planScatterND(d, limits())) ==
@@ -125,7 +135,8 @@ TEST_CASE("ScatterND rules name the tensor, the field and the rule", "[unit]") {
     d = scatterND();
     d.InputTensor.Sizes = d.OutputTensor.Sizes = {2, 4};
     CHECK(messageOf(core::planScatterND(d, limits())) ==
-          "ScatterND: InputTensor.Sizes[0] (2) must be 1: only the last InputDimensionCount (1) sizes are meaningful");
+          "ScatterND: InputTensor.Sizes[0] (2) must be 1: only the last InputDimensionCount (1) sizes are "
+          "meaningful");
     d = scatterND();
     d.UpdatesTensor.DataType = DataType::Int32;
     CHECK(messageOf(core::planScatterND(d, limits())) ==
@@ -156,13 +167,15 @@ TEST_CASE("ScatterElements rules name the tensor, the field and the rule", "[uni
           "ScatterElements: Axis (2) must be less than InputTensor.DimensionCount (2)");
     d = scatterElements();
     d.UpdatesTensor.Sizes = {2, 4};
-    CHECK(messageOf(core::planScatterElements(d, limits())) ==
-          "ScatterElements: UpdatesTensor.Sizes {2,4} must be {2,5} (UpdatesTensor has IndicesTensor's sizes)");
+    CHECK(
+        messageOf(core::planScatterElements(d, limits())) ==
+        "ScatterElements: UpdatesTensor.Sizes {2,4} must be {2,5} (UpdatesTensor has IndicesTensor's sizes)");
     d = scatterElements();
     d.Axis = 1;
     d.IndicesTensor.Sizes = d.UpdatesTensor.Sizes = {4, 2};
     CHECK(messageOf(core::planScatterElements(d, limits())) ==
-          "ScatterElements: IndicesTensor.Sizes[0] (4) exceeds InputTensor.Sizes[0] (3); only Sizes[Axis] may be larger");
+          "ScatterElements: IndicesTensor.Sizes[0] (4) exceeds InputTensor.Sizes[0] (3); only Sizes[Axis] "
+          "may be larger");
     d = scatterElements();
     d.OutputTensor.Sizes = {3, 6};
     CHECK(messageOf(core::planScatterElements(d, limits())) ==
@@ -173,4 +186,12 @@ TEST_CASE("ScatterElements rules name the tensor, the field and the rule", "[uni
     CHECK(big.status().code() == StatusCode::Unsupported);
     CHECK(messageOf(big) == "ScatterElements: InputTensor spans 268435456 bytes, more than the device's "
                             "maxStorageBufferRange (134217728)");
+}
+
+TEST_CASE("Tensors are limited to 2^31 - 1 elements, broadcast ones too", "[unit]") {
+    auto d = topk({1u << 16, 1u << 16}, 1, 1);
+    d.InputTensor.Strides = {0, 0};  // 4 bytes of memory, 2^32 elements
+    auto r = core::planTopK(d, limits());
+    CHECK(r.status().code() == StatusCode::Unsupported);
+    CHECK(messageOf(r) == "TopK: InputTensor has 4294967296 elements; at most 2147483647 are supported");
 }

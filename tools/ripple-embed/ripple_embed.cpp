@@ -20,7 +20,7 @@ struct Variant {
     std::vector<uint32_t> words;
     uint32_t localSize[3] = {1, 1, 1};
     size_t pushBytes = 0;
-    std::vector<std::pair<uint32_t, bool>> bindings;  // binding, read-only
+    std::vector<std::pair<uint32_t, bool>> bindings; // binding, read-only
     uint32_t features = 0;
 };
 
@@ -37,13 +37,14 @@ bool reflect(Variant& v) {
         spvc_parsed_ir ir = nullptr;
         spvc_compiler comp = nullptr;
         if (spvc_context_parse_spirv(ctx, v.words.data(), v.words.size(), &ir) != SPVC_SUCCESS ||
-            spvc_context_create_compiler(ctx, SPVC_BACKEND_NONE, ir, SPVC_CAPTURE_MODE_TAKE_OWNERSHIP, &comp) !=
-                SPVC_SUCCESS) {
+            spvc_context_create_compiler(ctx, SPVC_BACKEND_NONE, ir, SPVC_CAPTURE_MODE_TAKE_OWNERSHIP,
+                                         &comp) != SPVC_SUCCESS) {
             fail(v.name + ": " + spvc_context_get_last_error_string(ctx));
             break;
         }
         for (unsigned i = 0; i < 3; ++i)
-            v.localSize[i] = spvc_compiler_get_execution_mode_argument_by_index(comp, SpvExecutionModeLocalSize, i);
+            v.localSize[i] =
+                spvc_compiler_get_execution_mode_argument_by_index(comp, SpvExecutionModeLocalSize, i);
 
         spvc_resources res = nullptr;
         spvc_compiler_create_shader_resources(comp, &res);
@@ -59,10 +60,12 @@ bool reflect(Variant& v) {
             size_t ndecos = 0;
             spvc_compiler_get_buffer_block_decorations(comp, list[i].id, &decos, &ndecos);
             bool readOnly = std::find(decos, decos + ndecos, SpvDecorationNonWritable) != decos + ndecos;
-            v.bindings.emplace_back(spvc_compiler_get_decoration(comp, list[i].id, SpvDecorationBinding), readOnly);
+            v.bindings.emplace_back(spvc_compiler_get_decoration(comp, list[i].id, SpvDecorationBinding),
+                                    readOnly);
         }
         std::sort(v.bindings.begin(), v.bindings.end());
-        if (v.bindings.size() > ripple::kernels::kMaxKernelBindings) bad = !fail(v.name + ": too many bindings");
+        if (v.bindings.size() > ripple::kernels::kMaxKernelBindings)
+            bad = !fail(v.name + ": too many bindings");
         spvc_resources_get_resource_list_for_type(res, SPVC_RESOURCE_TYPE_UNIFORM_BUFFER, &list, &count);
         if (count) bad = !fail(v.name + ": uniform buffers are not supported; use storage buffers");
         spvc_resources_get_resource_list_for_type(res, SPVC_RESOURCE_TYPE_PUSH_CONSTANT, &list, &count);
@@ -77,18 +80,35 @@ bool reflect(Variant& v) {
         using namespace ripple::kernels;
         for (size_t i = 0; i < ncaps; ++i) {
             switch (caps[i]) {
-            case SpvCapabilityInt64: v.features |= FeatureInt64; break;
-            case SpvCapabilityInt16: v.features |= FeatureInt16; break;
-            case SpvCapabilityInt8: v.features |= FeatureInt8; break;
-            case SpvCapabilityFloat16: v.features |= FeatureFloat16; break;
-            case SpvCapabilityStorageBuffer8BitAccess: v.features |= FeatureStorage8; break;
-            case SpvCapabilityStorageBuffer16BitAccess: v.features |= FeatureStorage16; break;
-            case SpvCapabilityInt64Atomics: v.features |= FeatureInt64Atomics; break;
+            case SpvCapabilityInt64:
+                v.features |= FeatureInt64;
+                break;
+            case SpvCapabilityInt16:
+                v.features |= FeatureInt16;
+                break;
+            case SpvCapabilityInt8:
+                v.features |= FeatureInt8;
+                break;
+            case SpvCapabilityFloat16:
+                v.features |= FeatureFloat16;
+                break;
+            case SpvCapabilityStorageBuffer8BitAccess:
+                v.features |= FeatureStorage8;
+                break;
+            case SpvCapabilityStorageBuffer16BitAccess:
+                v.features |= FeatureStorage16;
+                break;
+            case SpvCapabilityInt64Atomics:
+                v.features |= FeatureInt64Atomics;
+                break;
             case SpvCapabilityGroupNonUniform:
             case SpvCapabilityGroupNonUniformBallot:
             case SpvCapabilityGroupNonUniformArithmetic:
-            case SpvCapabilityGroupNonUniformShuffle: v.features |= FeatureSubgroupBasic; break;
-            default: break;
+            case SpvCapabilityGroupNonUniformShuffle:
+                v.features |= FeatureSubgroupBasic;
+                break;
+            default:
+                break;
             }
         }
         ok = !bad;
@@ -126,15 +146,16 @@ int main(int argc, char** argv) {
            "#include <algorithm>\n#include <cstring>\n\nnamespace ripple::kernels {\nnamespace {\n";
     for (size_t i = 0; i < variants.size(); ++i) {
         out << "const uint32_t kSpirv" << i << "[] = {";
-        for (size_t w = 0; w < variants[i].words.size(); ++w) out << (w % 12 ? "" : "\n    ") << variants[i].words[w] << "u,";
+        for (size_t w = 0; w < variants[i].words.size(); ++w)
+            out << (w % 12 ? "" : "\n    ") << variants[i].words[w] << "u,";
         out << "\n};\n";
     }
     out << "} // namespace\n\nconst KernelInfo kKernels[] = {\n";
     for (size_t i = 0; i < variants.size(); ++i) {
         const Variant& v = variants[i];
-        out << "    {\"" << v.name << "\", kSpirv" << i << ", " << v.words.size() << ", {" << v.localSize[0] << ", "
-            << v.localSize[1] << ", " << v.localSize[2] << "}, " << v.pushBytes << ", " << v.bindings.size()
-            << ", {";
+        out << "    {\"" << v.name << "\", kSpirv" << i << ", " << v.words.size() << ", {" << v.localSize[0]
+            << ", " << v.localSize[1] << ", " << v.localSize[2] << "}, " << v.pushBytes << ", "
+            << v.bindings.size() << ", {";
         for (auto& b : v.bindings) out << "{" << b.first << ", " << (b.second ? "true" : "false") << "}, ";
         out << "}, " << v.features << "u},\n";
     }
@@ -142,7 +163,8 @@ int main(int argc, char** argv) {
         << "const KernelInfo* findKernel(std::string_view name) {\n"
            "    auto end = kKernels + kKernelCount;\n"
            "    auto it = std::lower_bound(kKernels, end, name,\n"
-           "                               [](const KernelInfo& k, std::string_view n) { return k.name < n; });\n"
+           "                               [](const KernelInfo& k, std::string_view n) { return k.name < n; "
+           "});\n"
            "    return it != end && it->name == name ? it : nullptr;\n}\n\n} // namespace ripple::kernels\n";
     std::ofstream o(argv[2]);
     o << out.str();
