@@ -16,8 +16,14 @@ const char* elementClass(DataType type); // "b8", "b16", "b32", "b64"
 const char* indexClass(DataType type);   // "i32", "u32", "i64", "u64"
 // output = input (the copy pass of an out-of-place scatter).
 void addCopy(Plan& plan, uint32_t inputTensor, uint32_t outputTensor);
-// The data-type and index-type rules shared by both scatters.
-Status checkScatterTypes(const char* op, const TensorDesc& input, const TensorDesc& indices,
-                         const TensorDesc& updates, const TensorDesc& output, ScatterReduction reduction);
+// The tensor, rank, data-type and index-type rules shared by both scatters.
+Status checkScatterTensors(const char* op, const TensorDesc& input, const TensorDesc& indices,
+                           const TensorDesc& updates, const TensorDesc& output, ScatterReduction reduction,
+                           const PlanLimits& limits);
+// A scatter plan's frame (tensors in binding order), and its scatter pass: `kernel` + ".<elem>.<index>"
+// over every updates element, params block from `base`.
+Plan scatterPlan(const char* op, const TensorDesc& input, const TensorDesc& indices,
+                 const TensorDesc& updates, const TensorDesc& output);
+void addScatterPass(Plan& plan, const char* kernel, uint32_t base);
 
 } // namespace ripple::core

@@ -44,8 +44,16 @@ void addCopy(Plan& plan, uint32_t inputTensor, uint32_t outputTensor) {
     plan.dispatches.push_back(std::move(d));
 }
 
-Status checkScatterTypes(const char* op, const TensorDesc& input, const TensorDesc& indices,
-                         const TensorDesc& updates, const TensorDesc& output, ScatterReduction reduction) {
+Status checkScatterTensors(const char* op, const TensorDesc& input, const TensorDesc& indices,
+                           const TensorDesc& updates, const TensorDesc& output, ScatterReduction reduction,
+                           const PlanLimits& limits) {
+    if (Status s = checkTensor(op, "InputTensor", input, false, limits); !s) return s;
+    if (Status s = checkTensor(op, "IndicesTensor", indices, false, limits); !s) return s;
+    if (Status s = checkTensor(op, "UpdatesTensor", updates, false, limits); !s) return s;
+    if (Status s = checkTensor(op, "OutputTensor", output, true, limits); !s) return s;
+    if (Status s = checkSameRank(op, "IndicesTensor", indices, input); !s) return s;
+    if (Status s = checkSameRank(op, "UpdatesTensor", updates, input); !s) return s;
+    if (Status s = checkSameRank(op, "OutputTensor", output, input); !s) return s;
     if (static_cast<uint32_t>(reduction) > static_cast<uint32_t>(ScatterReduction::Min))
         return invalid(op, "Reduction (" + std::to_string(static_cast<uint32_t>(reduction)) +
                                ") is not a ScatterReduction");
@@ -59,6 +67,33 @@ Status checkScatterTypes(const char* op, const TensorDesc& input, const TensorDe
     if (Status s = checkSameType(op, "UpdatesTensor", updates, input); !s) return s;
     if (Status s = checkSameType(op, "OutputTensor", output, input); !s) return s;
     return checkSizes(op, "OutputTensor", output, input.Sizes, "OutputTensor has InputTensor's sizes");
+}
+
+Plan scatterPlan(const char* op, const TensorDesc& input, const TensorDesc& indices,
+                 const TensorDesc& updates, const TensorDesc& output) {
+    Plan plan;
+    plan.op = op;
+    plan.tensorNames = {"InputTensor", "IndicesTensor", "UpdatesTensor", "OutputTensor"};
+    plan.tensors = {input, indices, updates, output};
+    plan.firstOutput = 3;
+    return plan;
+}
+
+void addScatterPass(Plan& plan, const char* kernel, uint32_t base) {
+    const TensorDesc& updates = plan.tensors[2];
+    PlanDispatch d;
+    d.kernel = std::string(kernel) + "." + elementClass(updates.DataType) + "." +
+               indexClass(plan.tensors[1].DataType);
+    d.hasModes = true;
+    d.bindings = {{BindingKind::Params},
+                  {BindingKind::Tensor, 1},
+                  {BindingKind::Tensor, 2},
+                  {BindingKind::Tensor, 3},
+                  {BindingKind::Status}};
+    d.paramsBase = base;
+    d.groups = groupsFor(updates.elementCount());
+    plan.dispatches.push_back(std::move(d));
+    plan.usesStatus = true;
 }
 
 } // namespace ripple::core

@@ -9,14 +9,8 @@ Result<Plan> planScatterElements(const ScatterElementsDesc& desc, const PlanLimi
     const TensorDesc& in = desc.InputTensor;
     const TensorDesc& ind = desc.IndicesTensor;
     const TensorDesc& upd = desc.UpdatesTensor;
-    if (Status s = checkTensor(op, "InputTensor", in, false, limits); !s) return s;
-    if (Status s = checkTensor(op, "IndicesTensor", ind, false, limits); !s) return s;
-    if (Status s = checkTensor(op, "UpdatesTensor", upd, false, limits); !s) return s;
-    if (Status s = checkTensor(op, "OutputTensor", desc.OutputTensor, true, limits); !s) return s;
-    for (auto [name, t] :
-         {std::pair{"IndicesTensor", &ind}, {"UpdatesTensor", &upd}, {"OutputTensor", &desc.OutputTensor}})
-        if (Status s = checkSameRank(op, name, *t, in); !s) return s;
-    if (Status s = checkScatterTypes(op, in, ind, upd, desc.OutputTensor, desc.Reduction); !s) return s;
+    if (Status s = checkScatterTensors(op, in, ind, upd, desc.OutputTensor, desc.Reduction, limits); !s)
+        return s;
     const uint32_t n = in.dimensionCount();
     if (desc.Axis >= n)
         return invalid(op, "Axis (" + std::to_string(desc.Axis) +
@@ -31,11 +25,7 @@ Result<Plan> planScatterElements(const ScatterElementsDesc& desc, const PlanLimi
                                    std::to_string(d) + "] (" + std::to_string(in.Sizes[d]) +
                                    "); only Sizes[Axis] may be larger");
 
-    Plan plan;
-    plan.op = op;
-    plan.tensorNames = {"InputTensor", "IndicesTensor", "UpdatesTensor", "OutputTensor"};
-    plan.tensors = {in, ind, upd, desc.OutputTensor};
-    plan.firstOutput = 3;
+    Plan plan = scatterPlan(op, in, ind, upd, desc.OutputTensor);
     if (in.elementCount() == 0) return plan;
     addCopy(plan, 0, 3);
     if (upd.elementCount() == 0) return plan;
@@ -51,18 +41,7 @@ Result<Plan> planScatterElements(const ScatterElementsDesc& desc, const PlanLimi
     std::vector<uint32_t> pitch = packedStrides(in.Sizes);
     for (uint32_t d = 0; d < 8; ++d) p.push_back(d < n ? pitch[d] : 0);
 
-    PlanDispatch d;
-    d.kernel = std::string("scatter_elements.") + elementClass(in.DataType) + "." + indexClass(ind.DataType);
-    d.hasModes = true;
-    d.bindings = {{BindingKind::Params},
-                  {BindingKind::Tensor, 1},
-                  {BindingKind::Tensor, 2},
-                  {BindingKind::Tensor, 3},
-                  {BindingKind::Status}};
-    d.paramsBase = base;
-    d.groups = groupsFor(upd.elementCount());
-    plan.dispatches.push_back(std::move(d));
-    plan.usesStatus = true;
+    addScatterPass(plan, "scatter_elements", base);
     return plan;
 }
 

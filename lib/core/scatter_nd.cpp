@@ -9,15 +9,8 @@ Result<Plan> planScatterND(const ScatterNDDesc& desc, const PlanLimits& limits) 
     const TensorDesc& in = desc.InputTensor;
     const TensorDesc& ind = desc.IndicesTensor;
     const TensorDesc& upd = desc.UpdatesTensor;
-    if (Status s = checkTensor(op, "InputTensor", in, false, limits); !s) return s;
-    if (Status s = checkTensor(op, "IndicesTensor", ind, false, limits); !s) return s;
-    if (Status s = checkTensor(op, "UpdatesTensor", upd, false, limits); !s) return s;
-    if (Status s = checkTensor(op, "OutputTensor", desc.OutputTensor, true, limits); !s) return s;
-    for (auto [name, t] :
-         {std::pair{"IndicesTensor", &ind}, {"UpdatesTensor", &upd}, {"OutputTensor", &desc.OutputTensor}})
-        if (Status s = checkSameRank(op, name, *t, in); !s) return s;
-    if (Status s = checkScatterTypes(op, in, ind, upd, desc.OutputTensor, desc.Reduction); !s) return s;
-
+    if (Status s = checkScatterTensors(op, in, ind, upd, desc.OutputTensor, desc.Reduction, limits); !s)
+        return s;
     const uint32_t n = in.dimensionCount();
     const uint32_t rIn = desc.InputDimensionCount, rInd = desc.IndicesDimensionCount;
     if (rIn < 1 || rIn > n)
@@ -59,11 +52,7 @@ Result<Plan> planScatterND(const ScatterNDDesc& desc, const PlanLimits& limits) 
         !s)
         return s;
 
-    Plan plan;
-    plan.op = op;
-    plan.tensorNames = {"InputTensor", "IndicesTensor", "UpdatesTensor", "OutputTensor"};
-    plan.tensors = {in, ind, upd, desc.OutputTensor};
-    plan.firstOutput = 3;
+    Plan plan = scatterPlan(op, in, ind, upd, desc.OutputTensor);
     if (in.elementCount() == 0) return plan;
     addCopy(plan, 0, 3);
     if (upd.elementCount() == 0) return plan;
@@ -81,18 +70,7 @@ Result<Plan> planScatterND(const ScatterNDDesc& desc, const PlanLimits& limits) 
     appendView(p, base, ind.Sizes, effectiveStrides(ind));
     appendView(p, base, upd.Sizes, effectiveStrides(upd));
 
-    PlanDispatch d;
-    d.kernel = std::string("scatter_nd.") + elementClass(in.DataType) + "." + indexClass(ind.DataType);
-    d.hasModes = true;
-    d.bindings = {{BindingKind::Params},
-                  {BindingKind::Tensor, 1},
-                  {BindingKind::Tensor, 2},
-                  {BindingKind::Tensor, 3},
-                  {BindingKind::Status}};
-    d.paramsBase = base;
-    d.groups = groupsFor(upd.elementCount());
-    plan.dispatches.push_back(std::move(d));
-    plan.usesStatus = true;
+    addScatterPass(plan, "scatter_nd", base);
     return plan;
 }
 
