@@ -3,6 +3,7 @@
 
 #include "ripple/buffer.hpp"
 #include "ripple/operators.hpp"
+#include "ripple/recorder.hpp"
 #include "ripple/status.hpp"
 
 #include <functional>
@@ -19,15 +20,18 @@ const char* toString(AdapterType type);
 
 // What an adapter offers that ripple uses.
 struct AdapterFeatures {
-    bool int64 = false;           // shaderInt64
-    bool int64Atomics = false;    // shaderBufferInt64Atomics (needed by 64-bit scatters)
-    bool storage8 = false;        // storageBuffer8BitAccess
-    bool storage16 = false;       // storageBuffer16BitAccess
-    bool int8 = false;            // shaderInt8
-    bool int16 = false;           // shaderInt16
-    bool float16 = false;         // shaderFloat16
-    bool subgroups = false;       // compute-stage subgroup basic/ballot/arithmetic/shuffle
-    bool pushDescriptors = false; // VK_KHR_push_descriptor
+    bool int64 = false;             // shaderInt64
+    bool int64Atomics = false;      // shaderBufferInt64Atomics (needed by 64-bit scatters)
+    bool storage8 = false;          // storageBuffer8BitAccess
+    bool storage16 = false;         // storageBuffer16BitAccess
+    bool int8 = false;              // shaderInt8
+    bool int16 = false;             // shaderInt16
+    bool float16 = false;           // shaderFloat16
+    bool subgroups = false;         // compute-stage subgroup basic/ballot/arithmetic/shuffle
+    bool pushDescriptors = false;   // VK_KHR_push_descriptor
+    bool timelineSemaphore = false; // needed: tickets are timeline-semaphore values
+    bool timestamps = false;        // timestampComputeAndGraphics: per-operator GPU times
+    float timestampPeriodNs = 0;
     uint32_t subgroupSize = 0;
     uint64_t maxStorageBufferRange = 0; // bytes one tensor binding may span
     uint64_t minStorageBufferOffsetAlignment = 0;
@@ -114,8 +118,22 @@ class Device {
     Result<Operator> compile(const TopKDesc& desc);
 
     // Runs an operator on tensors bound in Operator::tensorNames() order, and waits for it. Returns
-    // IndexOutOfRange (after writing all valid updates) when index data was out of range.
+    // IndexOutOfRange (after writing all valid updates) when index data was out of range. Outputs may not
+    // overlap any other tensor of the operator.
     Status execute(const Operator& op, const std::vector<TensorBinding>& bindings);
+
+    // Batching: record any number of operators, submit once, wait on the ticket.
+    Result<CommandRecorder> createRecorder(const RecorderOptions& options = {});
+    // Submits what `recorder` recorded and empties it. The ticket completes when all of it has run.
+    Result<Ticket> submit(CommandRecorder& recorder);
+    // Waits for `ticket` up to `timeoutNs` nanoseconds: Timeout if it has not completed by then (the work
+    // goes on; wait again), DeviceLost if the device was lost (and from every later call). Once complete,
+    // returns the first non-Ok status among the submission's operators (e.g. IndexOutOfRange naming it).
+    Status wait(Ticket ticket, uint64_t timeoutNs = 600'000'000'000ull);
+    // Whether `ticket` has completed, without waiting.
+    Result<bool> isComplete(Ticket ticket);
+    // Per-operator results of a completed submission, in recording order. Kept for the last 256 submissions.
+    Result<std::vector<OperatorReport>> reports(Ticket ticket);
 
     std::shared_ptr<detail::DeviceImpl> impl_; // internal
 };

@@ -4,5 +4,6 @@
 #include "ripple/buffer.hpp"
 #include "ripple/device.hpp"
 #include "ripple/operators.hpp"
+#include "ripple/recorder.hpp"
 #include "ripple/status.hpp"
 #include "ripple/tensor.hpp"

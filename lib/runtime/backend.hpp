@@ -14,6 +14,7 @@ class BackendBuffer {
   public:
     virtual ~BackendBuffer() = default;
     uint64_t size = 0;
+    void* mapped = nullptr; // host-visible buffers only
 };
 
 struct BufferRange {
@@ -22,16 +23,20 @@ struct BufferRange {
     uint64_t size = 0;
 };
 
-struct Command {
-    enum class Kind { Dispatch, Fill } kind = Kind::Dispatch;
-    // Dispatch
-    const kernels::KernelInfo* kernel = nullptr;
-    std::vector<BufferRange> bindings; // index = binding number
-    uint32_t push[2] = {0, 0};         // paramsBase, arg
-    uint32_t groups = 1;
-    // Fill: `fill` set to `fillValue` words
-    BufferRange fill;
-    uint32_t fillValue = 0;
+// One command buffer being recorded. Commands run in order only where barrier() separates them: the
+// scheduler above decides where barriers go.
+class BackendCommandList {
+  public:
+    virtual ~BackendCommandList() = default;
+    virtual void dispatch(const kernels::KernelInfo& kernel, const std::vector<BufferRange>& bindings,
+                          const uint32_t push[2], uint32_t groups) = 0;
+    virtual void fill(const BufferRange& range, uint32_t value) = 0;
+    virtual void copy(const BufferRange& source, const BufferRange& destination) = 0; // same size
+    virtual void barrier() = 0; // every earlier compute/transfer write before every later access
+    virtual void beginLabel(const std::string& label) = 0; // debug-utils regions, when available
+    virtual void endLabel() = 0;
+    virtual void timestamp(uint32_t slot) = 0; // slot < the count given at creation
+    virtual void hostReadBarrier() = 0;        // earlier writes visible to the host once the list completes
 };
 
 class BackendDevice {
@@ -41,13 +46,22 @@ class BackendDevice {
     virtual uint32_t validationMessages() const = 0;
     virtual void log(LogLevel level, const std::string& message) const = 0;
 
-    virtual Result<std::unique_ptr<BackendBuffer>> createBuffer(uint64_t size) = 0;
+    // hostVisible: mapped, coherent memory that kernels may also bind (status words, staging).
+    virtual Result<std::unique_ptr<BackendBuffer>> createBuffer(uint64_t size, bool hostVisible = false) = 0;
     virtual Status upload(BackendBuffer& buffer, uint64_t offset, const void* data, uint64_t size) = 0;
     virtual Status download(BackendBuffer& buffer, uint64_t offset, void* data, uint64_t size) = 0;
     // Creates the kernel's pipeline once; later calls return at once.
     virtual Status preparePipeline(const kernels::KernelInfo& kernel) = 0;
-    // Records the commands in order, each depending on the one before, submits them and waits.
-    virtual Status run(const std::vector<Command>& commands) = 0;
+
+    // A command list ordered after everything submitted before it, with `timestampSlots` query slots.
+    virtual Result<std::unique_ptr<BackendCommandList>> beginCommands(uint32_t timestampSlots) = 0;
+    // Submits; returns the ticket (a timeline value) that completes with it.
+    virtual Result<uint64_t> submit(std::unique_ptr<BackendCommandList> commands) = 0;
+    // Waits until `ticket` completes or `timeoutNs` passes (Timeout); DeviceLost if the device was lost.
+    virtual Status wait(uint64_t ticket, uint64_t timeoutNs) = 0;
+    virtual Result<bool> isComplete(uint64_t ticket) = 0;
+    // After `ticket` completed: its command list's timestamps in nanoseconds (empty if it had none).
+    virtual std::vector<uint64_t> timestamps(uint64_t ticket) = 0;
 };
 
 Result<std::vector<AdapterInfo>> vulkanEnumerateAdapters();

@@ -2,34 +2,11 @@
 // commands run by the backend, GPU-found errors turned into a Status.
 #include "core/planners.hpp"
 #include "core/shape.hpp"
-#include "runtime/backend.hpp"
+#include "runtime/objects.hpp"
 
 #include <algorithm>
-#include <mutex>
 
 namespace ripple {
-namespace detail {
-
-struct DeviceImpl {
-    std::unique_ptr<BackendDevice> backend;
-    DeviceOptions options;
-    uint64_t bindingAlignment = 16;
-};
-
-struct BufferImpl {
-    std::shared_ptr<DeviceImpl> device;
-    std::unique_ptr<BackendBuffer> buffer;
-};
-
-struct OperatorImpl {
-    std::shared_ptr<DeviceImpl> device;
-    core::Plan plan;
-    std::vector<const kernels::KernelInfo*> kernels; // one per dispatch
-    std::unique_ptr<BackendBuffer> params, scratch, status;
-    std::mutex running; // scratch and status are per operator: one run at a time
-};
-
-} // namespace detail
 
 namespace {
 
@@ -109,16 +86,6 @@ Result<Operator> compileWith(const std::shared_ptr<detail::DeviceImpl>& dev, con
         if (Status s = dev->backend->upload(*impl->params, 0, impl->plan.params.data(), impl->params->size);
             !s)
             return s;
-    }
-    if (impl->plan.scratchBytes) {
-        auto scratch = dev->backend->createBuffer(impl->plan.scratchBytes);
-        if (!scratch) return scratch.status();
-        impl->scratch = std::move(scratch.value());
-    }
-    if (impl->plan.usesStatus) {
-        auto status = dev->backend->createBuffer(16);
-        if (!status) return status.status();
-        impl->status = std::move(status.value());
     }
     Operator op;
     op.impl_ = std::move(impl);
@@ -239,12 +206,10 @@ Result<Operator> Device::compile(const TopKDesc& desc) {
     return compileWith(impl_, desc, &core::planTopK);
 }
 
-Status Device::execute(const Operator& op, const std::vector<TensorBinding>& bindings) {
-    if (!op.impl_ || op.impl_->device != impl_)
-        return Status(StatusCode::InvalidArgument,
-                      "execute: the Operator is empty or was compiled for another Device");
-    detail::OperatorImpl& o = *op.impl_;
-    const core::Plan& plan = o.plan;
+namespace detail {
+
+Result<std::vector<uint64_t>> checkBindings(const DeviceImpl& device, const core::Plan& plan,
+                                            const std::vector<TensorBinding>& bindings) {
     const char* name = plan.op;
     if (bindings.size() != plan.tensors.size()) {
         std::string names;
@@ -258,12 +223,12 @@ Status Device::execute(const Operator& op, const std::vector<TensorBinding>& bin
         const TensorBinding& b = bindings[i];
         const std::string& t = plan.tensorNames[i];
         if (sizes[i] == 0) continue; // an empty tensor needs no memory
-        if (!b.Buffer || !b.Buffer->valid() || b.Buffer->impl_->device != impl_)
+        if (!b.Buffer || !b.Buffer->valid() || b.Buffer->impl_->device.get() != &device)
             return core::invalid(name, t + " binding has no Buffer, or one from another Device");
-        if (b.Offset % impl_->bindingAlignment)
+        if (b.Offset % device.bindingAlignment)
             return core::invalid(name, t + " binding Offset (" + std::to_string(b.Offset) +
                                            ") must be a multiple of Device::bindingAlignment() (" +
-                                           std::to_string(impl_->bindingAlignment) + ")");
+                                           std::to_string(device.bindingAlignment) + ")");
         if (b.Offset > b.Buffer->size() || sizes[i] > b.Buffer->size() - b.Offset)
             return core::invalid(name, t + " binding (offset " + std::to_string(b.Offset) + " + " +
                                            std::to_string(sizes[i]) + " bytes) exceeds its Buffer (" +
@@ -271,57 +236,21 @@ Status Device::execute(const Operator& op, const std::vector<TensorBinding>& bin
     }
     for (size_t w = plan.firstOutput; w < bindings.size(); ++w)
         for (size_t i = 0; i < bindings.size(); ++i)
-            if (i != w && sizes[w] && sizes[i] && (i < w || i < plan.firstOutput) &&
-                overlaps(bindings[w], sizes[w], bindings[i], sizes[i]))
+            if (i != w && sizes[w] && sizes[i] && overlaps(bindings[w], sizes[w], bindings[i], sizes[i]))
                 return core::invalid(name, plan.tensorNames[w] + " overlaps " + plan.tensorNames[i] +
                                                "; outputs may not alias other tensors");
-    if (plan.dispatches.empty()) return {};
+    return sizes;
+}
 
-    std::lock_guard<std::mutex> lock(o.running);
-    std::vector<detail::Command> commands;
-    if (plan.usesStatus) {
-        detail::Command fill;
-        fill.kind = detail::Command::Kind::Fill;
-        fill.fill = {o.status.get(), 0, o.status->size};
-        commands.push_back(fill);
-    }
-    for (size_t i = 0; i < plan.dispatches.size(); ++i) {
-        const core::PlanDispatch& d = plan.dispatches[i];
-        detail::Command c;
-        c.kernel = o.kernels[i];
-        c.push[0] = d.paramsBase;
-        c.push[1] = d.arg;
-        c.groups = d.groups;
-        for (const core::PlanBinding& pb : d.bindings) {
-            switch (pb.kind) {
-            case core::BindingKind::Params:
-                c.bindings.push_back({o.params.get(), 0, o.params->size});
-                break;
-            case core::BindingKind::Tensor:
-                c.bindings.push_back({bindings[pb.tensor].Buffer->impl_->buffer.get(),
-                                      bindings[pb.tensor].Offset, sizes[pb.tensor]});
-                break;
-            case core::BindingKind::Scratch:
-                c.bindings.push_back({o.scratch.get(), pb.offset, pb.size});
-                break;
-            case core::BindingKind::Status:
-                c.bindings.push_back({o.status.get(), 0, o.status->size});
-                break;
-            }
-        }
-        commands.push_back(std::move(c));
-    }
-    if (Status s = impl_->backend->run(commands); !s) return s;
-    if (plan.usesStatus) {
-        uint32_t flags = 0;
-        if (Status s = impl_->backend->download(*o.status, 0, &flags, 4); !s) return s;
-        if (flags & 1u)
-            return Status(StatusCode::IndexOutOfRange,
-                          std::string(name) +
-                              ": IndicesTensor holds values outside [-size, size) of the dimension "
-                              "they index; those updates were dropped, all others written");
-    }
-    return {};
+} // namespace detail
+
+Status Device::execute(const Operator& op, const std::vector<TensorBinding>& bindings) {
+    auto recorder = createRecorder();
+    if (!recorder) return recorder.status();
+    if (Status s = recorder->record(op, bindings); !s) return s;
+    auto ticket = submit(recorder.value());
+    if (!ticket) return ticket.status();
+    return wait(ticket.value());
 }
 
 } // namespace ripple

@@ -1,8 +1,7 @@
 // The Vulkan backend: one device and compute queue, device-local buffers with staging copies, one
 // pipeline per kernel variant, and command buffers that run a list of commands with a barrier between
 // each pair.
-#include "runtime/backend.hpp"
-#include "vulkan/instance.hpp"
+#include "vulkan/device.hpp"
 
 #include <cstdlib>
 #include <cstring>
@@ -11,8 +10,6 @@
 
 namespace ripple::vk {
 namespace {
-
-constexpr uint64_t kWaitTimeoutNs = 600ull * 1000 * 1000 * 1000; // a run that takes 10 minutes is lost
 
 // volkLoadDeviceTable reads volk's global vkGetDeviceProcAddr; point it at this device's instance first,
 // under a lock, so the table is right whatever other instances (ripple's or an engine's) exist.
@@ -25,62 +22,14 @@ void loadDeviceTable(const InstanceFunctions& fn, VkDevice device, VolkDeviceTab
     vkGetDeviceProcAddr = saved;
 }
 
-class VulkanBuffer : public detail::BackendBuffer {
-  public:
-    VkDevice device = VK_NULL_HANDLE;
-    const VolkDeviceTable* table = nullptr;
-    VkBuffer buffer = VK_NULL_HANDLE;
-    VkDeviceMemory memory = VK_NULL_HANDLE;
-    void* mapped = nullptr; // host-visible buffers only
-    ~VulkanBuffer() override {
-        if (buffer) table->vkDestroyBuffer(device, buffer, nullptr);
-        if (memory) table->vkFreeMemory(device, memory, nullptr);
-    }
-};
+constexpr uint64_t kTransferTimeoutNs = 600ull * 1000 * 1000 * 1000;
 
-struct Pipeline {
-    VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
-    VkPipelineLayout layout = VK_NULL_HANDLE;
-    VkPipeline pipeline = VK_NULL_HANDLE;
-};
+} // namespace
 
-class VulkanDevice : public detail::BackendDevice {
-  public:
-    ~VulkanDevice() override;
-    static Result<std::unique_ptr<detail::BackendDevice>> create(const DeviceOptions& options);
-
-    const AdapterInfo& adapter() const override { return adapter_; }
-    uint32_t validationMessages() const override { return instance_->validationMessages(); }
-    void log(LogLevel level, const std::string& message) const override { instance_->log(level, message); }
-    Result<std::unique_ptr<detail::BackendBuffer>> createBuffer(uint64_t size) override;
-    Status upload(detail::BackendBuffer& buffer, uint64_t offset, const void* data, uint64_t size) override;
-    Status download(detail::BackendBuffer& buffer, uint64_t offset, void* data, uint64_t size) override;
-    Status preparePipeline(const kernels::KernelInfo& kernel) override;
-    Status run(const std::vector<detail::Command>& commands) override;
-
-  private:
-    Result<std::unique_ptr<VulkanBuffer>> makeBuffer(uint64_t size, bool hostVisible);
-    Status submitAndWait(); // the recorded cmd_; caller holds mutex_
-    Status lost(Status s) {
-        if (s.code() == StatusCode::DeviceLost) lost_ = true;
-        return s;
-    }
-
-    std::unique_ptr<Instance> instance_;
-    AdapterInfo adapter_;
-    VkPhysicalDevice physical_ = VK_NULL_HANDLE;
-    VkDevice device_ = VK_NULL_HANDLE;
-    VolkDeviceTable t_{};
-    VkQueue queue_ = VK_NULL_HANDLE;
-    uint32_t queueFamily_ = 0;
-    VkPhysicalDeviceMemoryProperties memory_{};
-    VkCommandPool pool_ = VK_NULL_HANDLE;
-    VkCommandBuffer cmd_ = VK_NULL_HANDLE;
-    VkFence fence_ = VK_NULL_HANDLE;
-    std::mutex mutex_; // guards cmd_, queue_ and pipelines_
-    std::map<std::string, Pipeline> pipelines_;
-    bool lost_ = false;
-};
+VulkanBuffer::~VulkanBuffer() {
+    if (buffer) table->vkDestroyBuffer(device, buffer, nullptr);
+    if (memory) table->vkFreeMemory(device, memory, nullptr);
+}
 
 Result<std::unique_ptr<detail::BackendDevice>> VulkanDevice::create(const DeviceOptions& options) {
     auto inst = Instance::create(options.validation, options.log);
@@ -125,6 +74,10 @@ Result<std::unique_ptr<detail::BackendDevice>> VulkanDevice::create(const Device
         if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) dev->queueFamily_ = i, found = true;
     if (!found) return Status(StatusCode::NoDevice, dev->adapter_.name + " has no compute queue");
 
+    if (!f.timelineSemaphore)
+        return Status(StatusCode::NoDevice, dev->adapter_.name +
+                                                " lacks timelineSemaphore (Vulkan 1.2), which ripple's "
+                                                "tickets need");
     // Enable what ripple's kernels may use, as present.
     const bool v12 = dev->adapter_.apiVersion >= VK_API_VERSION_1_2;
     std::vector<const char*> exts;
@@ -143,7 +96,12 @@ Result<std::unique_ptr<detail::BackendDevice>> VulkanDevice::create(const Device
     VkPhysicalDeviceShaderAtomicInt64Features a64{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES};
     a64.shaderBufferInt64Atomics = f.int64Atomics;
-    features.pNext = &s16;
+    VkPhysicalDeviceTimelineSemaphoreFeatures timeline{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
+    timeline.timelineSemaphore = VK_TRUE;
+    if (!v12) exts.push_back(VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
+    features.pNext = &timeline;
+    timeline.pNext = &s16;
     void** tail = &s16.pNext;
     if (f.storage8) {
         *tail = &s8, tail = &s8.pNext;
@@ -175,24 +133,12 @@ Result<std::unique_ptr<detail::BackendDevice>> VulkanDevice::create(const Device
     dev->t_.vkGetDeviceQueue(dev->device_, dev->queueFamily_, 0, &dev->queue_);
     fn.vkGetPhysicalDeviceMemoryProperties(dev->physical_, &dev->memory_);
 
-    VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-    poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
-    poolInfo.queueFamilyIndex = dev->queueFamily_;
-    if (Status s = check(dev->t_.vkCreateCommandPool(dev->device_, &poolInfo, nullptr, &dev->pool_),
-                         "vkCreateCommandPool");
-        !s)
-        return s;
-    VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    alloc.commandPool = dev->pool_;
-    alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    alloc.commandBufferCount = 1;
-    if (Status s = check(dev->t_.vkAllocateCommandBuffers(dev->device_, &alloc, &dev->cmd_),
-                         "vkAllocateCommandBuffers");
-        !s)
-        return s;
-    VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    if (Status s =
-            check(dev->t_.vkCreateFence(dev->device_, &fenceInfo, nullptr, &dev->fence_), "vkCreateFence");
+    VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+    type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+    type.initialValue = 0;
+    VkSemaphoreCreateInfo semInfo{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, &type};
+    if (Status s = check(dev->t_.vkCreateSemaphore(dev->device_, &semInfo, nullptr, &dev->timeline_),
+                         "vkCreateSemaphore");
         !s)
         return s;
     return std::unique_ptr<detail::BackendDevice>(std::move(dev));
@@ -201,13 +147,19 @@ Result<std::unique_ptr<detail::BackendDevice>> VulkanDevice::create(const Device
 VulkanDevice::~VulkanDevice() {
     if (!device_) return;
     t_.vkDeviceWaitIdle(device_);
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto& f : inFlight_) freeSlots_.push_back(f.slot);
+    for (CommandSlot& slot : freeSlots_) {
+        for (VkDescriptorPool p : slot.descriptorPools) t_.vkDestroyDescriptorPool(device_, p, nullptr);
+        if (slot.queries) t_.vkDestroyQueryPool(device_, slot.queries, nullptr);
+        t_.vkDestroyCommandPool(device_, slot.pool, nullptr);
+    }
     for (auto& [name, p] : pipelines_) {
         t_.vkDestroyPipeline(device_, p.pipeline, nullptr);
         t_.vkDestroyPipelineLayout(device_, p.layout, nullptr);
         t_.vkDestroyDescriptorSetLayout(device_, p.setLayout, nullptr);
     }
-    if (fence_) t_.vkDestroyFence(device_, fence_, nullptr);
-    if (pool_) t_.vkDestroyCommandPool(device_, pool_, nullptr);
+    if (timeline_) t_.vkDestroySemaphore(device_, timeline_, nullptr);
     t_.vkDestroyDevice(device_, nullptr);
 }
 
@@ -218,9 +170,8 @@ Result<std::unique_ptr<VulkanBuffer>> VulkanDevice::makeBuffer(uint64_t size, bo
     buf->size = size;
     VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
     info.size = size;
-    info.usage = hostVisible ? VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT
-                             : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                                   VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                 VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
     if (Status s = check(t_.vkCreateBuffer(device_, &info, nullptr, &buf->buffer), "vkCreateBuffer"); !s)
         return s;
@@ -250,75 +201,37 @@ Result<std::unique_ptr<VulkanBuffer>> VulkanDevice::makeBuffer(uint64_t size, bo
     return buf;
 }
 
-Result<std::unique_ptr<detail::BackendBuffer>> VulkanDevice::createBuffer(uint64_t size) {
+Result<std::unique_ptr<detail::BackendBuffer>> VulkanDevice::createBuffer(uint64_t size, bool hostVisible) {
     if (lost_) return Status(StatusCode::DeviceLost, "the device was lost");
-    auto buf = makeBuffer(size, false);
+    auto buf = makeBuffer(size, hostVisible);
     if (!buf) return buf.status();
     return std::unique_ptr<detail::BackendBuffer>(std::move(buf.value()));
 }
 
-namespace {
-void fullBarrier(const VolkDeviceTable& t, VkCommandBuffer cmd, VkPipelineStageFlags dstStage,
-                 VkAccessFlags dstAccess) {
-    VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    barrier.srcAccessMask =
-        VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_HOST_WRITE_BIT;
-    barrier.dstAccessMask = dstAccess;
-    t.vkCmdPipelineBarrier(cmd,
-                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT |
-                               VK_PIPELINE_STAGE_HOST_BIT,
-                           dstStage, 0, 1, &barrier, 0, nullptr, 0, nullptr);
-}
-constexpr VkAccessFlags kDeviceAccess = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
-                                        VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-constexpr VkPipelineStageFlags kDeviceStages =
-    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
-} // namespace
-
-Status VulkanDevice::submitAndWait() {
-    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-    submit.commandBufferCount = 1;
-    submit.pCommandBuffers = &cmd_;
-    if (Status s = check(t_.vkQueueSubmit(queue_, 1, &submit, fence_), "vkQueueSubmit"); !s) return lost(s);
-    Status waited =
-        check(t_.vkWaitForFences(device_, 1, &fence_, VK_TRUE, kWaitTimeoutNs), "waiting for the GPU");
-    if (!waited) return lost(waited);
-    t_.vkResetFences(device_, 1, &fence_);
-    return {};
-}
-
 Status VulkanDevice::upload(detail::BackendBuffer& buffer, uint64_t offset, const void* data, uint64_t size) {
     if (size == 0) return {};
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (lost_) return Status(StatusCode::DeviceLost, "the device was lost");
     auto staging = makeBuffer(size, true);
     if (!staging) return staging.status();
     std::memcpy(staging.value()->mapped, data, size);
-    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    t_.vkBeginCommandBuffer(cmd_, &begin);
-    fullBarrier(t_, cmd_, kDeviceStages, kDeviceAccess);
-    VkBufferCopy region{0, offset, size};
-    t_.vkCmdCopyBuffer(cmd_, staging.value()->buffer, static_cast<VulkanBuffer&>(buffer).buffer, 1, &region);
-    t_.vkEndCommandBuffer(cmd_);
-    return submitAndWait();
+    auto list = beginCommands(0);
+    if (!list) return list.status();
+    list.value()->copy({staging.value().get(), 0, size}, {&buffer, offset, size});
+    auto ticket = submit(std::move(list.value()));
+    if (!ticket) return ticket.status();
+    return wait(ticket.value(), kTransferTimeoutNs);
 }
 
 Status VulkanDevice::download(detail::BackendBuffer& buffer, uint64_t offset, void* data, uint64_t size) {
     if (size == 0) return {};
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (lost_) return Status(StatusCode::DeviceLost, "the device was lost");
     auto staging = makeBuffer(size, true);
     if (!staging) return staging.status();
-    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    t_.vkBeginCommandBuffer(cmd_, &begin);
-    fullBarrier(t_, cmd_, kDeviceStages, kDeviceAccess);
-    VkBufferCopy region{offset, 0, size};
-    t_.vkCmdCopyBuffer(cmd_, static_cast<VulkanBuffer&>(buffer).buffer, staging.value()->buffer, 1, &region);
-    fullBarrier(t_, cmd_, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-    t_.vkEndCommandBuffer(cmd_);
-    if (Status s = submitAndWait(); !s) return s;
+    auto list = beginCommands(0);
+    if (!list) return list.status();
+    list.value()->copy({&buffer, offset, size}, {staging.value().get(), 0, size});
+    static_cast<VulkanCommandList&>(*list.value()).hostReadBarrier();
+    auto ticket = submit(std::move(list.value()));
+    if (!ticket) return ticket.status();
+    if (Status s = wait(ticket.value(), kTransferTimeoutNs); !s) return s;
     std::memcpy(data, staging.value()->mapped, size);
     return {};
 }
@@ -372,81 +285,177 @@ Status VulkanDevice::preparePipeline(const kernels::KernelInfo& kernel) {
                      "vkCreateComputePipelines");
     t_.vkDestroyShaderModule(device_, module, nullptr);
     if (!s) return s;
+    if (auto name = instance_->fn().vkSetDebugUtilsObjectNameEXT) { // kernel names show in RenderDoc
+        VkDebugUtilsObjectNameInfoEXT n{VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT};
+        n.objectType = VK_OBJECT_TYPE_PIPELINE;
+        n.objectHandle = reinterpret_cast<uint64_t>(p.pipeline);
+        n.pObjectName = kernel.name;
+        name(device_, &n);
+    }
     pipelines_[kernel.name] = p;
     return {};
 }
 
-Status VulkanDevice::run(const std::vector<detail::Command>& commands) {
+const Pipeline& VulkanDevice::pipeline(const kernels::KernelInfo& kernel) {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (lost_) return Status(StatusCode::DeviceLost, "the device was lost");
-    VkDescriptorPool pool = VK_NULL_HANDLE;
-    if (!adapter_.features.pushDescriptors) {
-        uint32_t sets = 0, buffers = 0;
-        for (auto& c : commands)
-            if (c.kind == detail::Command::Kind::Dispatch) ++sets, buffers += c.kernel->bindingCount;
-        VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, buffers ? buffers : 1};
-        VkDescriptorPoolCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-        info.maxSets = sets ? sets : 1;
-        info.poolSizeCount = 1;
-        info.pPoolSizes = &size;
+    return pipelines_.at(kernel.name);
+}
+
+Result<std::unique_ptr<detail::BackendCommandList>> VulkanDevice::beginCommands(uint32_t timestampSlots) {
+    CommandSlot slot;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (lost_) return Status(StatusCode::DeviceLost, "the device was lost");
+        if (Status s = retire(); !s) return s;
+        for (size_t i = 0; i < freeSlots_.size(); ++i) {
+            if (freeSlots_[i].querySlots >= timestampSlots) {
+                slot = freeSlots_[i];
+                freeSlots_.erase(freeSlots_.begin() + static_cast<long>(i));
+                break;
+            }
+        }
+    }
+    if (!slot.pool) { // a pool per list: lists may be recorded on several threads at once
+        VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+        poolInfo.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+        poolInfo.queueFamilyIndex = queueFamily_;
         if (Status s =
-                check(t_.vkCreateDescriptorPool(device_, &info, nullptr, &pool), "vkCreateDescriptorPool");
+                check(t_.vkCreateCommandPool(device_, &poolInfo, nullptr, &slot.pool), "vkCreateCommandPool");
             !s)
             return s;
+        VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+        alloc.commandPool = slot.pool;
+        alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+        alloc.commandBufferCount = 1;
+        if (Status s =
+                check(t_.vkAllocateCommandBuffers(device_, &alloc, &slot.cmd), "vkAllocateCommandBuffers");
+            !s) {
+            t_.vkDestroyCommandPool(device_, slot.pool, nullptr);
+            return s;
+        }
+        if (timestampSlots) {
+            VkQueryPoolCreateInfo q{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+            q.queryType = VK_QUERY_TYPE_TIMESTAMP;
+            q.queryCount = timestampSlots;
+            if (Status s =
+                    check(t_.vkCreateQueryPool(device_, &q, nullptr, &slot.queries), "vkCreateQueryPool");
+                !s) {
+                t_.vkDestroyCommandPool(device_, slot.pool, nullptr);
+                return s;
+            }
+            slot.querySlots = timestampSlots;
+        }
     }
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    t_.vkBeginCommandBuffer(cmd_, &begin);
-    Status status;
-    for (const detail::Command& c : commands) {
-        fullBarrier(t_, cmd_, kDeviceStages, kDeviceAccess); // every command depends on the ones before
-        if (c.kind == detail::Command::Kind::Fill) {
-            t_.vkCmdFillBuffer(cmd_, static_cast<VulkanBuffer*>(c.fill.buffer)->buffer, c.fill.offset,
-                               c.fill.size, c.fillValue);
-            continue;
-        }
-        const Pipeline& p = pipelines_.at(c.kernel->name);
-        VkDescriptorBufferInfo infos[kernels::kMaxKernelBindings];
-        VkWriteDescriptorSet writes[kernels::kMaxKernelBindings];
-        for (uint32_t i = 0; i < c.kernel->bindingCount; ++i) {
-            const detail::BufferRange& r = c.bindings[c.kernel->bindings[i].binding];
-            infos[i] = {static_cast<VulkanBuffer*>(r.buffer)->buffer, r.offset, r.size};
-            writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-            writes[i].dstBinding = c.kernel->bindings[i].binding;
-            writes[i].descriptorCount = 1;
-            writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-            writes[i].pBufferInfo = &infos[i];
-        }
-        t_.vkCmdBindPipeline(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
-        if (pool == VK_NULL_HANDLE) {
-            t_.vkCmdPushDescriptorSetKHR(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0,
-                                         c.kernel->bindingCount, writes);
-        } else {
-            VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-            alloc.descriptorPool = pool;
-            alloc.descriptorSetCount = 1;
-            alloc.pSetLayouts = &p.setLayout;
-            VkDescriptorSet set;
-            if (!(status =
-                      check(t_.vkAllocateDescriptorSets(device_, &alloc, &set), "vkAllocateDescriptorSets")))
-                break;
-            for (uint32_t i = 0; i < c.kernel->bindingCount; ++i) writes[i].dstSet = set;
-            t_.vkUpdateDescriptorSets(device_, c.kernel->bindingCount, writes, 0, nullptr);
-            t_.vkCmdBindDescriptorSets(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &set, 0,
-                                       nullptr);
-        }
-        if (c.kernel->pushConstantBytes)
-            t_.vkCmdPushConstants(cmd_, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, c.kernel->pushConstantBytes,
-                                  c.push);
-        t_.vkCmdDispatch(cmd_, c.groups, 1, 1);
-    }
-    t_.vkEndCommandBuffer(cmd_);
-    if (status) status = submitAndWait();
-    if (pool) t_.vkDestroyDescriptorPool(device_, pool, nullptr);
-    return status;
+    t_.vkBeginCommandBuffer(slot.cmd, &begin);
+    if (slot.queries) t_.vkCmdResetQueryPool(slot.cmd, slot.queries, 0, slot.querySlots);
+    auto list = std::make_unique<VulkanCommandList>(*this, slot);
+    list->barrier(); // after everything submitted earlier on this queue
+    return std::unique_ptr<detail::BackendCommandList>(std::move(list));
 }
 
-} // namespace
+Result<uint64_t> VulkanDevice::submit(std::unique_ptr<detail::BackendCommandList> commands) {
+    auto& list = static_cast<VulkanCommandList&>(*commands);
+    Status recorded = list.status;
+    CommandSlot slot = list.release();
+    commands.reset();
+    t_.vkEndCommandBuffer(slot.cmd);
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!recorded.ok() || lost_) {
+        freeSlots_.push_back(slot);
+        if (!recorded.ok()) return recorded;
+        return Status(StatusCode::DeviceLost, "the device was lost");
+    }
+    const uint64_t ticket = nextTicket_;
+    VkTimelineSemaphoreSubmitInfo timeline{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+    timeline.signalSemaphoreValueCount = 1;
+    timeline.pSignalSemaphoreValues = &ticket;
+    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO, &timeline};
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &slot.cmd;
+    submit.signalSemaphoreCount = 1;
+    submit.pSignalSemaphores = &timeline_;
+    if (Status s = check(t_.vkQueueSubmit(queue_, 1, &submit, VK_NULL_HANDLE), "vkQueueSubmit"); !s) {
+        freeSlots_.push_back(slot);
+        return lost(s);
+    }
+    ++nextTicket_;
+    inFlight_.push_back({ticket, slot});
+    return ticket;
+}
+
+Status VulkanDevice::retire() {
+    uint64_t done = 0;
+    if (Status s =
+            check(t_.vkGetSemaphoreCounterValue(device_, timeline_, &done), "vkGetSemaphoreCounterValue");
+        !s)
+        return lost(s);
+    while (!inFlight_.empty() && inFlight_.front().ticket <= done) {
+        CommandSlot slot = inFlight_.front().slot;
+        const uint64_t ticket = inFlight_.front().ticket;
+        inFlight_.pop_front();
+        if (slot.queries) {
+            std::vector<uint64_t> ticks(slot.querySlots);
+            t_.vkGetQueryPoolResults(device_, slot.queries, 0, slot.querySlots, ticks.size() * 8,
+                                     ticks.data(), 8, VK_QUERY_RESULT_64_BIT);
+            for (auto& t : ticks)
+                t = static_cast<uint64_t>(static_cast<double>(t) * adapter_.features.timestampPeriodNs);
+            timestamps_[ticket] = std::move(ticks);
+            while (timestamps_.size() > 256) timestamps_.erase(timestamps_.begin()); // unread ones age out
+        }
+        t_.vkResetCommandPool(device_, slot.pool, 0);
+        for (VkDescriptorPool p : slot.descriptorPools) t_.vkResetDescriptorPool(device_, p, 0);
+        freeSlots_.push_back(slot);
+    }
+    return {};
+}
+
+Status VulkanDevice::wait(uint64_t ticket, uint64_t timeoutNs) {
+    if (lost_) return Status(StatusCode::DeviceLost, "the device was lost");
+    VkSemaphoreWaitInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+    info.semaphoreCount = 1;
+    info.pSemaphores = &timeline_;
+    info.pValues = &ticket;
+    VkResult r = t_.vkWaitSemaphores(device_, &info, timeoutNs);
+    if (r == VK_TIMEOUT)
+        return Status(StatusCode::Timeout, "ticket " + std::to_string(ticket) + " did not complete within " +
+                                               std::to_string(timeoutNs / 1000000) + " ms");
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (Status s = check(r, "vkWaitSemaphores"); !s) return lost(s);
+    return retire();
+}
+
+Result<bool> VulkanDevice::isComplete(uint64_t ticket) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (lost_) return Status(StatusCode::DeviceLost, "the device was lost");
+    uint64_t done = 0;
+    if (Status s =
+            check(t_.vkGetSemaphoreCounterValue(device_, timeline_, &done), "vkGetSemaphoreCounterValue");
+        !s)
+        return lost(s);
+    if (done >= ticket) {
+        if (Status s = retire(); !s) return s;
+    }
+    return done >= ticket;
+}
+
+std::vector<uint64_t> VulkanDevice::timestamps(uint64_t ticket) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = timestamps_.find(ticket);
+    if (it == timestamps_.end()) return {};
+    std::vector<uint64_t> t = std::move(it->second);
+    timestamps_.erase(it);
+    return t;
+}
+
+void VulkanDevice::recycle(CommandSlot slot) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    t_.vkResetCommandPool(device_, slot.pool, 0);
+    for (VkDescriptorPool p : slot.descriptorPools) t_.vkResetDescriptorPool(device_, p, 0);
+    freeSlots_.push_back(slot);
+}
+
 } // namespace ripple::vk
 
 namespace ripple::detail {

@@ -32,6 +32,16 @@ Status loadVulkan() {
     return {};
 }
 
+bool hasInstanceExtension(const char* name) {
+    uint32_t count = 0;
+    vkEnumerateInstanceExtensionProperties(nullptr, &count, nullptr);
+    std::vector<VkExtensionProperties> exts(count);
+    vkEnumerateInstanceExtensionProperties(nullptr, &count, exts.data());
+    for (auto& e : exts)
+        if (std::strcmp(e.extensionName, name) == 0) return true;
+    return false;
+}
+
 bool hasLayer(const char* name) {
     uint32_t count = 0;
     vkEnumerateInstanceLayerProperties(&count, nullptr);
@@ -81,7 +91,11 @@ Result<std::unique_ptr<Instance>> Instance::create(bool validation, LogCallback 
     if (loaderVersion < VK_API_VERSION_1_1)
         return Status(StatusCode::NoDevice, "the Vulkan loader is older than Vulkan 1.1, which ripple needs");
 
-    const char* debugExt = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+    // debug_utils whenever present: labels and object names cost nothing and show in RenderDoc.
+    std::vector<const char*> extensions;
+    const bool debugUtils = validation || hasInstanceExtension(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    if (debugUtils) extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    if (validation) extensions.push_back(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
     VkDebugUtilsMessengerCreateInfoEXT messenger{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
     messenger.messageSeverity =
         VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
@@ -91,13 +105,19 @@ Result<std::unique_ptr<Instance>> Instance::create(bool validation, LogCallback 
     messenger.pfnUserCallback = &Instance::onMessage;
     messenger.pUserData = inst.get();
 
+    // With validation: the standard checks plus synchronization validation (missing or wrong barriers).
+    VkValidationFeatureEnableEXT enables[] = {VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
+    VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
+    features.enabledValidationFeatureCount = 1;
+    features.pEnabledValidationFeatures = enables;
     VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
     info.pApplicationInfo = &app;
+    info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+    info.ppEnabledExtensionNames = extensions.data();
     if (validation) {
         info.enabledLayerCount = 1;
         info.ppEnabledLayerNames = &layer;
-        info.enabledExtensionCount = 1;
-        info.ppEnabledExtensionNames = &debugExt;
+        messenger.pNext = &features;
         info.pNext = &messenger; // also reports on instance creation and destruction
     }
     if (Status s = check(vkCreateInstance(&info, nullptr, &inst->instance_), "vkCreateInstance"); !s) {
@@ -110,6 +130,11 @@ Result<std::unique_ptr<Instance>> Instance::create(bool validation, LogCallback 
     RIPPLE_INSTANCE_FUNCTIONS(RIPPLE_LOAD)
     RIPPLE_LOAD(vkCreateDebugUtilsMessengerEXT)
     RIPPLE_LOAD(vkDestroyDebugUtilsMessengerEXT)
+    if (debugUtils) {
+        RIPPLE_LOAD(vkCmdBeginDebugUtilsLabelEXT)
+        RIPPLE_LOAD(vkCmdEndDebugUtilsLabelEXT)
+        RIPPLE_LOAD(vkSetDebugUtilsObjectNameEXT)
+    }
 #undef RIPPLE_LOAD
     if (validation && fn.vkCreateDebugUtilsMessengerEXT)
         fn.vkCreateDebugUtilsMessengerEXT(inst->instance_, &messenger, nullptr, &inst->messenger_);
@@ -163,6 +188,10 @@ AdapterInfo Instance::describe(uint32_t index) const {
         *tail = &f16i8, tail = &f16i8.pNext;
     if (v12 || hasExtension(fn_, pd, VK_KHR_SHADER_ATOMIC_INT64_EXTENSION_NAME))
         *tail = &a64, tail = &a64.pNext;
+    VkPhysicalDeviceTimelineSemaphoreFeatures timeline{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
+    if (v12 || hasExtension(fn_, pd, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME))
+        *tail = &timeline, tail = &timeline.pNext;
     fn_.vkGetPhysicalDeviceFeatures2(pd, &features);
 
     AdapterInfo info;
@@ -202,6 +231,9 @@ AdapterInfo Instance::describe(uint32_t index) const {
                   (subgroup.supportedOperations & needed) == needed;
     f.subgroupSize = subgroup.subgroupSize;
     f.pushDescriptors = hasExtension(fn_, pd, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+    f.timelineSemaphore = timeline.timelineSemaphore;
+    f.timestampPeriodNs = props.properties.limits.timestampPeriod;
+    f.timestamps = props.properties.limits.timestampComputeAndGraphics;
     f.maxStorageBufferRange = props.properties.limits.maxStorageBufferRange;
     f.minStorageBufferOffsetAlignment = props.properties.limits.minStorageBufferOffsetAlignment;
     return info;

@@ -31,8 +31,12 @@ struct InstanceFunctions {
 #define RIPPLE_DECLARE(name) PFN_##name name = nullptr;
     RIPPLE_INSTANCE_FUNCTIONS(RIPPLE_DECLARE)
 #undef RIPPLE_DECLARE
+    // VK_EXT_debug_utils, when the loader offers it (labels and names for RenderDoc), else null.
     PFN_vkCreateDebugUtilsMessengerEXT vkCreateDebugUtilsMessengerEXT = nullptr;
     PFN_vkDestroyDebugUtilsMessengerEXT vkDestroyDebugUtilsMessengerEXT = nullptr;
+    PFN_vkCmdBeginDebugUtilsLabelEXT vkCmdBeginDebugUtilsLabelEXT = nullptr;
+    PFN_vkCmdEndDebugUtilsLabelEXT vkCmdEndDebugUtilsLabelEXT = nullptr;
+    PFN_vkSetDebugUtilsObjectNameEXT vkSetDebugUtilsObjectNameEXT = nullptr;
 };
 
 // Owns a VkInstance (and the validation messenger when asked for).

@@ -1,0 +1,60 @@
+// The objects behind the public handles, shared by the runtime's files.
+#pragma once
+
+#include "core/plan.hpp"
+#include "runtime/backend.hpp"
+
+#include <map>
+#include <mutex>
+
+namespace ripple::detail {
+
+// A submitted recording, until its ticket completes and its reports are read.
+struct Submission {
+    struct Op {
+        std::string label;
+        BackendBuffer* statusBuffer = nullptr; // host-visible; word at statusOffset, 0 = fine
+        uint64_t statusOffset = 0;
+        int32_t timestampSlot = -1; // first of two
+    };
+    std::vector<Op> ops;
+    std::vector<std::shared_ptr<void>> keepAlive; // buffers and operators used, alive until completion
+    std::vector<std::shared_ptr<BackendBuffer>> statusChunks;
+    std::vector<std::unique_ptr<BackendBuffer>> scratch; // back to the device's pool on completion
+    bool finished = false;
+    std::vector<OperatorReport> reports;
+    Status first; // the first non-Ok report
+};
+
+struct DeviceImpl {
+    std::unique_ptr<BackendDevice> backend;
+    DeviceOptions options;
+    uint64_t bindingAlignment = 16;
+
+    std::mutex mutex; // guards what follows
+    std::map<uint64_t, Submission> submissions;
+    std::multimap<uint64_t, std::unique_ptr<BackendBuffer>> scratchPool; // by size
+
+    Result<std::unique_ptr<BackendBuffer>> acquireScratch(uint64_t bytes);
+    // Turns every submission up to `ticket` (complete) into reports and releases what it held.
+    void finish(uint64_t ticket);
+};
+
+struct BufferImpl {
+    std::shared_ptr<DeviceImpl> device;
+    std::unique_ptr<BackendBuffer> buffer;
+};
+
+struct OperatorImpl {
+    std::shared_ptr<DeviceImpl> device;
+    core::Plan plan;
+    std::vector<const kernels::KernelInfo*> kernels; // one per dispatch
+    std::unique_ptr<BackendBuffer> params;
+};
+
+// Checks bindings against an operator's tensors (count, buffer, alignment, bounds, aliasing); returns the
+// byte size of each tensor.
+Result<std::vector<uint64_t>> checkBindings(const DeviceImpl& device, const core::Plan& plan,
+                                            const std::vector<TensorBinding>& bindings);
+
+} // namespace ripple::detail

@@ -1,0 +1,354 @@
+// CommandRecorder: records operators dispatch by dispatch into a backend command list, inserting a barrier
+// only where a command touches bytes an earlier one wrote (or writes bytes an earlier one read), and the
+// device's submit / wait / reports.
+#include "core/shape.hpp"
+#include "ripple/device.hpp"
+#include "runtime/objects.hpp"
+
+#include <cstring>
+
+namespace ripple {
+namespace detail {
+
+namespace {
+
+struct Access {
+    const BackendBuffer* buffer;
+    uint64_t begin, end;
+    bool write;
+};
+
+// Accesses since the last barrier; a new command that conflicts with one of them needs a barrier first.
+class HazardTracker {
+  public:
+    bool conflicts(const std::vector<Access>& next) const {
+        for (const Access& a : next)
+            for (const Access& b : pending_)
+                if (a.buffer == b.buffer && (a.write || b.write) && a.begin < b.end && b.begin < a.end)
+                    return true;
+        return false;
+    }
+    void add(const std::vector<Access>& next) { pending_.insert(pending_.end(), next.begin(), next.end()); }
+    void clear() { pending_.clear(); }
+
+  private:
+    std::vector<Access> pending_;
+};
+
+constexpr uint32_t kStatusSlotsPerChunk = 256;
+
+} // namespace
+
+struct RecorderImpl {
+    std::shared_ptr<DeviceImpl> device;
+    RecorderOptions options;
+    std::unique_ptr<BackendCommandList> list;
+    HazardTracker hazards;
+    RecorderStatistics stats;
+    Submission submission;
+    uint32_t statusUsed = kStatusSlotsPerChunk; // slots used in the last chunk
+    uint32_t timedOps = 0;
+
+    Status begin() {
+        if (list) return {};
+        auto l = device->backend->beginCommands(options.timestamps ? 2 * options.maxTimedOperators : 0);
+        if (!l) return l.status();
+        list = std::move(l.value());
+        return {};
+    }
+    // Records one command's accesses: a barrier first if it depends on what is pending.
+    void order(const std::vector<Access>& accesses) {
+        if (hazards.conflicts(accesses)) {
+            list->barrier();
+            hazards.clear();
+            ++stats.barriers;
+        }
+        hazards.add(accesses);
+    }
+    uint64_t statusStride() const { return device->bindingAlignment; }
+    Result<BufferRange> statusSlot() {
+        if (statusUsed == kStatusSlotsPerChunk) {
+            auto chunk = device->backend->createBuffer(kStatusSlotsPerChunk * statusStride(), true);
+            if (!chunk) return chunk.status();
+            std::memset(chunk.value()->mapped, 0, chunk.value()->size);
+            submission.statusChunks.push_back(std::shared_ptr<BackendBuffer>(std::move(chunk.value())));
+            statusUsed = 0;
+        }
+        BackendBuffer* b = submission.statusChunks.back().get();
+        return BufferRange{b, statusStride() * statusUsed++, 4};
+    }
+};
+
+Result<std::unique_ptr<BackendBuffer>> DeviceImpl::acquireScratch(uint64_t bytes) {
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        auto it = scratchPool.lower_bound(bytes);
+        if (it != scratchPool.end() && it->first <= 2 * bytes) { // reuse, but not a far larger one
+            auto b = std::move(it->second);
+            scratchPool.erase(it);
+            return b;
+        }
+    }
+    return backend->createBuffer(bytes);
+}
+
+void DeviceImpl::finish(uint64_t ticket) {
+    std::vector<std::unique_ptr<BackendBuffer>> toPool;
+    std::vector<std::shared_ptr<void>> released;
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        for (auto& [t, s] : submissions) {
+            if (t > ticket) break;
+            if (s.finished) continue;
+            std::vector<uint64_t> times = backend->timestamps(t);
+            for (const Submission::Op& op : s.ops) {
+                OperatorReport r;
+                r.label = op.label;
+                uint32_t flags = 0;
+                if (op.statusBuffer)
+                    std::memcpy(&flags, static_cast<char*>(op.statusBuffer->mapped) + op.statusOffset, 4);
+                if (flags & 1u)
+                    r.status = Status(
+                        StatusCode::IndexOutOfRange,
+                        op.label + ": IndicesTensor holds values outside [-size, size) of the dimension "
+                                   "they index; those updates were dropped, all others written");
+                if (op.timestampSlot >= 0 && static_cast<size_t>(op.timestampSlot + 1) < times.size())
+                    r.gpuNanoseconds = times[op.timestampSlot + 1] - times[op.timestampSlot];
+                if (s.first.ok() && !r.status.ok()) s.first = r.status;
+                s.reports.push_back(std::move(r));
+            }
+            for (auto& b : s.scratch) toPool.push_back(std::move(b));
+            s.scratch.clear();
+            released.swap(s.keepAlive); // destroyed below, outside the lock
+            s.statusChunks.clear();
+            s.finished = true;
+        }
+        for (auto& b : toPool) scratchPool.emplace(b->size, std::move(b));
+        // Keep the reports of the last 256 finished submissions.
+        size_t finished = 0;
+        for (auto& [t, s] : submissions) finished += s.finished;
+        for (auto it = submissions.begin(); finished > 256 && it != submissions.end();) {
+            if (it->second.finished) {
+                it = submissions.erase(it);
+                --finished;
+            } else {
+                ++it;
+            }
+        }
+    }
+}
+
+} // namespace detail
+
+CommandRecorder::CommandRecorder() = default;
+CommandRecorder::CommandRecorder(CommandRecorder&&) noexcept = default;
+CommandRecorder& CommandRecorder::operator=(CommandRecorder&&) noexcept = default;
+CommandRecorder::~CommandRecorder() = default;
+
+const RecorderStatistics& CommandRecorder::statistics() const {
+    static const RecorderStatistics none;
+    return impl_ ? impl_->stats : none;
+}
+
+Status CommandRecorder::record(const Operator& op, const std::vector<TensorBinding>& bindings,
+                               const std::string& label) {
+    if (!impl_) return Status(StatusCode::InvalidArgument, "record: the CommandRecorder is empty");
+    detail::RecorderImpl& r = *impl_;
+    if (!op.impl_ || op.impl_->device != r.device)
+        return Status(StatusCode::InvalidArgument,
+                      "record: the Operator is empty or was compiled for another Device");
+    const detail::OperatorImpl& o = *op.impl_;
+    const core::Plan& plan = o.plan;
+    auto sizes = detail::checkBindings(*r.device, plan, bindings);
+    if (!sizes) return sizes.status();
+    detail::Submission::Op entry;
+    entry.label = label.empty() ? plan.op : label;
+    r.stats.operators++;
+    if (plan.dispatches.empty()) { // empty tensors or K = 0: nothing to run, but it is reported
+        r.submission.ops.push_back(entry);
+        return {};
+    }
+    if (Status s = r.begin(); !s) return s;
+
+    std::unique_ptr<detail::BackendBuffer> scratch;
+    if (plan.scratchBytes) {
+        auto sc = r.device->acquireScratch(plan.scratchBytes);
+        if (!sc) return sc.status();
+        scratch = std::move(sc.value());
+    }
+    detail::BufferRange status;
+    if (plan.usesStatus) {
+        auto slot = r.statusSlot();
+        if (!slot) return slot.status();
+        status = slot.value();
+        entry.statusBuffer = status.buffer;
+        entry.statusOffset = status.offset;
+    }
+    const bool timed = r.options.timestamps && r.timedOps < r.options.maxTimedOperators;
+    r.list->beginLabel(entry.label);
+    if (timed) {
+        entry.timestampSlot = static_cast<int32_t>(2 * r.timedOps++);
+        r.list->timestamp(static_cast<uint32_t>(entry.timestampSlot));
+    }
+    for (size_t i = 0; i < plan.dispatches.size(); ++i) {
+        const core::PlanDispatch& d = plan.dispatches[i];
+        const kernels::KernelInfo& k = *o.kernels[i];
+        std::vector<detail::BufferRange> ranges;
+        for (const core::PlanBinding& pb : d.bindings) {
+            switch (pb.kind) {
+            case core::BindingKind::Params:
+                ranges.push_back({o.params.get(), 0, o.params->size});
+                break;
+            case core::BindingKind::Tensor:
+                ranges.push_back({bindings[pb.tensor].Buffer->impl_->buffer.get(), bindings[pb.tensor].Offset,
+                                  sizes.value()[pb.tensor]});
+                break;
+            case core::BindingKind::Scratch:
+                ranges.push_back({scratch.get(), pb.offset, pb.size});
+                break;
+            case core::BindingKind::Status:
+                ranges.push_back(status);
+                break;
+            }
+        }
+        std::vector<detail::Access> accesses;
+        for (uint32_t b = 0; b < k.bindingCount; ++b) {
+            const detail::BufferRange& range = ranges[k.bindings[b].binding];
+            accesses.push_back(
+                {range.buffer, range.offset, range.offset + range.size, !k.bindings[b].readOnly});
+        }
+        r.order(accesses);
+        const uint32_t push[2] = {d.paramsBase, d.arg};
+        r.list->dispatch(k, ranges, push, d.groups);
+        r.stats.dispatches++;
+    }
+    if (timed) r.list->timestamp(static_cast<uint32_t>(entry.timestampSlot + 1));
+    r.list->endLabel();
+    r.submission.ops.push_back(entry);
+    r.submission.keepAlive.push_back(op.impl_);
+    for (const TensorBinding& b : bindings)
+        if (b.Buffer && b.Buffer->impl_) r.submission.keepAlive.push_back(b.Buffer->impl_);
+    if (scratch) r.submission.scratch.push_back(std::move(scratch));
+    return {};
+}
+
+namespace {
+Status checkRange(const char* what, const Buffer& b, const std::shared_ptr<detail::DeviceImpl>& device,
+                  uint64_t offset, uint64_t size) {
+    if (!b.valid() || b.impl_->device != device)
+        return Status(StatusCode::InvalidArgument,
+                      std::string(what) + ": the Buffer is empty or belongs to another Device");
+    if (offset % 4 || size % 4)
+        return Status(StatusCode::InvalidArgument, std::string(what) + ": offset (" + std::to_string(offset) +
+                                                       ") and size (" + std::to_string(size) +
+                                                       ") must be multiples of 4");
+    if (offset > b.size() || size > b.size() - offset)
+        return Status(StatusCode::InvalidArgument, std::string(what) + ": offset (" + std::to_string(offset) +
+                                                       ") + size (" + std::to_string(size) +
+                                                       ") exceeds the Buffer (" + std::to_string(b.size()) +
+                                                       " bytes)");
+    return {};
+}
+} // namespace
+
+Status CommandRecorder::copyBuffer(const Buffer& source, uint64_t sourceOffset, const Buffer& destination,
+                                   uint64_t destinationOffset, uint64_t size) {
+    if (!impl_) return Status(StatusCode::InvalidArgument, "copyBuffer: the CommandRecorder is empty");
+    if (Status s = checkRange("copyBuffer source", source, impl_->device, sourceOffset, size); !s) return s;
+    if (Status s = checkRange("copyBuffer destination", destination, impl_->device, destinationOffset, size);
+        !s)
+        return s;
+    if (source.impl_ == destination.impl_ && sourceOffset < destinationOffset + size &&
+        destinationOffset < sourceOffset + size)
+        return Status(StatusCode::InvalidArgument, "copyBuffer: the source and destination ranges overlap");
+    if (size == 0) return {};
+    if (Status s = impl_->begin(); !s) return s;
+    detail::BufferRange src{source.impl_->buffer.get(), sourceOffset, size};
+    detail::BufferRange dst{destination.impl_->buffer.get(), destinationOffset, size};
+    impl_->order({{src.buffer, src.offset, src.offset + size, false},
+                  {dst.buffer, dst.offset, dst.offset + size, true}});
+    impl_->list->copy(src, dst);
+    impl_->stats.copies++;
+    impl_->submission.keepAlive.push_back(source.impl_);
+    impl_->submission.keepAlive.push_back(destination.impl_);
+    return {};
+}
+
+Status CommandRecorder::fillBuffer(const Buffer& destination, uint64_t offset, uint64_t size,
+                                   uint32_t value) {
+    if (!impl_) return Status(StatusCode::InvalidArgument, "fillBuffer: the CommandRecorder is empty");
+    if (Status s = checkRange("fillBuffer", destination, impl_->device, offset, size); !s) return s;
+    if (size == 0) return {};
+    if (Status s = impl_->begin(); !s) return s;
+    detail::BufferRange dst{destination.impl_->buffer.get(), offset, size};
+    impl_->order({{dst.buffer, offset, offset + size, true}});
+    impl_->list->fill(dst, value);
+    impl_->stats.fills++;
+    impl_->submission.keepAlive.push_back(destination.impl_);
+    return {};
+}
+
+Result<CommandRecorder> Device::createRecorder(const RecorderOptions& options) {
+    if (!impl_) return Status(StatusCode::InvalidArgument, "createRecorder: the Device is empty");
+    if (options.timestamps && !adapter().features.timestamps)
+        return Status(StatusCode::Unsupported,
+                      "createRecorder: " + adapter().name + " has no compute timestamps");
+    CommandRecorder r;
+    r.impl_ = std::make_unique<detail::RecorderImpl>();
+    r.impl_->device = impl_;
+    r.impl_->options = options;
+    return r;
+}
+
+Result<Ticket> Device::submit(CommandRecorder& recorder) {
+    if (!recorder.impl_ || recorder.impl_->device != impl_)
+        return Status(StatusCode::InvalidArgument,
+                      "submit: the CommandRecorder is empty or from another Device");
+    detail::RecorderImpl& r = *recorder.impl_;
+    if (Status s = r.begin(); !s) return s; // an empty recording still gets a ticket
+    r.list->hostReadBarrier();              // status words are read on the host
+    auto ticket = impl_->backend->submit(std::move(r.list));
+    if (!ticket) return ticket.status();
+    {
+        std::lock_guard<std::mutex> lock(impl_->mutex);
+        impl_->submissions[ticket.value()] = std::move(r.submission);
+    }
+    r.submission = {};
+    r.hazards.clear();
+    r.stats = {};
+    r.statusUsed = detail::kStatusSlotsPerChunk;
+    r.timedOps = 0;
+    return Ticket{ticket.value()};
+}
+
+Status Device::wait(Ticket ticket, uint64_t timeoutNs) {
+    if (!impl_) return Status(StatusCode::InvalidArgument, "wait: the Device is empty");
+    if (Status s = impl_->backend->wait(ticket.value, timeoutNs); !s) return s;
+    impl_->finish(ticket.value);
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    auto it = impl_->submissions.find(ticket.value);
+    return it == impl_->submissions.end() ? Status() : it->second.first;
+}
+
+Result<bool> Device::isComplete(Ticket ticket) {
+    if (!impl_) return Status(StatusCode::InvalidArgument, "isComplete: the Device is empty");
+    auto done = impl_->backend->isComplete(ticket.value);
+    if (!done) return done.status();
+    if (done.value()) impl_->finish(ticket.value);
+    return done.value();
+}
+
+Result<std::vector<OperatorReport>> Device::reports(Ticket ticket) {
+    auto done = isComplete(ticket);
+    if (!done) return done.status();
+    if (!done.value())
+        return Status(StatusCode::InvalidArgument, "reports: the ticket has not completed yet");
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    auto it = impl_->submissions.find(ticket.value);
+    if (it == impl_->submissions.end())
+        return Status(StatusCode::InvalidArgument, "reports: ticket " + std::to_string(ticket.value) +
+                                                       " is unknown or older than the last 256 submissions");
+    return it->second.reports;
+}
+
+} // namespace ripple

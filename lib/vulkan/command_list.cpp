@@ -1,0 +1,133 @@
+// Recording into one command buffer: dispatches with push descriptors (or sets from the list's own pools),
+// fills, copies, barriers, debug labels and timestamps.
+#include "vulkan/device.hpp"
+
+namespace ripple::vk {
+namespace {
+constexpr VkAccessFlags kDeviceAccess = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                                        VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+constexpr VkPipelineStageFlags kDeviceStages =
+    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+constexpr uint32_t kSetsPerPool = 64;
+} // namespace
+
+VulkanCommandList::~VulkanCommandList() {
+    if (!slot_.pool) return; // submitted
+    device_.table().vkEndCommandBuffer(slot_.cmd);
+    device_.recycle(slot_); // dropped without submitting
+}
+
+void VulkanCommandList::barrier() {
+    VkMemoryBarrier b{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    b.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_HOST_WRITE_BIT;
+    b.dstAccessMask = kDeviceAccess;
+    device_.table().vkCmdPipelineBarrier(slot_.cmd, kDeviceStages | VK_PIPELINE_STAGE_HOST_BIT, kDeviceStages,
+                                         0, 1, &b, 0, nullptr, 0, nullptr);
+}
+
+void VulkanCommandList::hostReadBarrier() {
+    VkMemoryBarrier b{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    b.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    b.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    device_.table().vkCmdPipelineBarrier(slot_.cmd, kDeviceStages, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &b, 0,
+                                         nullptr, 0, nullptr);
+}
+
+void VulkanCommandList::fill(const detail::BufferRange& r, uint32_t value) {
+    device_.table().vkCmdFillBuffer(slot_.cmd, static_cast<VulkanBuffer*>(r.buffer)->buffer, r.offset, r.size,
+                                    value);
+}
+
+void VulkanCommandList::copy(const detail::BufferRange& source, const detail::BufferRange& destination) {
+    VkBufferCopy region{source.offset, destination.offset, source.size};
+    device_.table().vkCmdCopyBuffer(slot_.cmd, static_cast<VulkanBuffer*>(source.buffer)->buffer,
+                                    static_cast<VulkanBuffer*>(destination.buffer)->buffer, 1, &region);
+}
+
+VkDescriptorSet VulkanCommandList::allocateSet(const Pipeline& p, const kernels::KernelInfo& kernel) {
+    const auto& t = device_.table();
+    VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    alloc.descriptorSetCount = 1;
+    alloc.pSetLayouts = &p.setLayout;
+    VkDescriptorSet set = VK_NULL_HANDLE;
+    if (!slot_.descriptorPools.empty()) {
+        alloc.descriptorPool = slot_.descriptorPools.back();
+        if (t.vkAllocateDescriptorSets(device_.handle(), &alloc, &set) == VK_SUCCESS) return set;
+    }
+    // The pools are reset when the list's submission completes, so sets are never freed one by one.
+    VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kSetsPerPool * kernels::kMaxKernelBindings};
+    VkDescriptorPoolCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    info.maxSets = kSetsPerPool;
+    info.poolSizeCount = 1;
+    info.pPoolSizes = &size;
+    VkDescriptorPool pool = VK_NULL_HANDLE;
+    if (Status s = check(t.vkCreateDescriptorPool(device_.handle(), &info, nullptr, &pool),
+                         "vkCreateDescriptorPool");
+        !s) {
+        status = s;
+        return VK_NULL_HANDLE;
+    }
+    slot_.descriptorPools.push_back(pool);
+    alloc.descriptorPool = pool;
+    if (Status s =
+            check(t.vkAllocateDescriptorSets(device_.handle(), &alloc, &set), "vkAllocateDescriptorSets");
+        !s)
+        status = s;
+    (void)kernel;
+    return set;
+}
+
+void VulkanCommandList::dispatch(const kernels::KernelInfo& kernel,
+                                 const std::vector<detail::BufferRange>& bindings, const uint32_t push[2],
+                                 uint32_t groups) {
+    if (!status.ok()) return;
+    const auto& t = device_.table();
+    const Pipeline& p = device_.pipeline(kernel);
+    VkDescriptorBufferInfo infos[kernels::kMaxKernelBindings];
+    VkWriteDescriptorSet writes[kernels::kMaxKernelBindings];
+    for (uint32_t i = 0; i < kernel.bindingCount; ++i) {
+        const detail::BufferRange& r = bindings[kernel.bindings[i].binding];
+        infos[i] = {static_cast<VulkanBuffer*>(r.buffer)->buffer, r.offset, r.size};
+        writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+        writes[i].dstBinding = kernel.bindings[i].binding;
+        writes[i].descriptorCount = 1;
+        writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        writes[i].pBufferInfo = &infos[i];
+    }
+    t.vkCmdBindPipeline(slot_.cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
+    if (device_.adapter().features.pushDescriptors) {
+        t.vkCmdPushDescriptorSetKHR(slot_.cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0,
+                                    kernel.bindingCount, writes);
+    } else {
+        VkDescriptorSet set = allocateSet(p, kernel);
+        if (!set) return;
+        for (uint32_t i = 0; i < kernel.bindingCount; ++i) writes[i].dstSet = set;
+        t.vkUpdateDescriptorSets(device_.handle(), kernel.bindingCount, writes, 0, nullptr);
+        t.vkCmdBindDescriptorSets(slot_.cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &set, 0,
+                                  nullptr);
+    }
+    if (kernel.pushConstantBytes)
+        t.vkCmdPushConstants(slot_.cmd, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, kernel.pushConstantBytes,
+                             push);
+    t.vkCmdDispatch(slot_.cmd, groups, 1, 1);
+}
+
+void VulkanCommandList::beginLabel(const std::string& label) {
+    if (auto begin = device_.instanceFunctions().vkCmdBeginDebugUtilsLabelEXT) {
+        VkDebugUtilsLabelEXT l{VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT};
+        l.pLabelName = label.c_str();
+        begin(slot_.cmd, &l);
+    }
+}
+
+void VulkanCommandList::endLabel() {
+    if (auto end = device_.instanceFunctions().vkCmdEndDebugUtilsLabelEXT) end(slot_.cmd);
+}
+
+void VulkanCommandList::timestamp(uint32_t slot) {
+    if (slot < slot_.querySlots)
+        device_.table().vkCmdWriteTimestamp(slot_.cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, slot_.queries,
+                                            slot);
+}
+
+} // namespace ripple::vk

@@ -1,0 +1,124 @@
+// The Vulkan backend's device: one compute queue, device-local and host-visible buffers, one pipeline per
+// kernel variant, command lists from a recycled set of command pools, and a timeline semaphore whose
+// values are the tickets of submissions.
+#pragma once
+
+#include "runtime/backend.hpp"
+#include "vulkan/instance.hpp"
+
+#include <deque>
+#include <map>
+#include <mutex>
+
+namespace ripple::vk {
+
+class VulkanDevice;
+
+class VulkanBuffer : public detail::BackendBuffer {
+  public:
+    ~VulkanBuffer() override;
+    VkDevice device = VK_NULL_HANDLE;
+    const VolkDeviceTable* table = nullptr;
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+};
+
+struct Pipeline {
+    VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    VkPipeline pipeline = VK_NULL_HANDLE;
+};
+
+// What a command list owns; recycled once its submission completes.
+struct CommandSlot {
+    VkCommandPool pool = VK_NULL_HANDLE;
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    std::vector<VkDescriptorPool> descriptorPools; // only without push descriptors
+    VkQueryPool queries = VK_NULL_HANDLE;
+    uint32_t querySlots = 0;
+};
+
+class VulkanCommandList : public detail::BackendCommandList {
+  public:
+    VulkanCommandList(VulkanDevice& device, CommandSlot slot) : device_(device), slot_(slot) {}
+    ~VulkanCommandList() override;
+    void dispatch(const kernels::KernelInfo& kernel, const std::vector<detail::BufferRange>& bindings,
+                  const uint32_t push[2], uint32_t groups) override;
+    void fill(const detail::BufferRange& range, uint32_t value) override;
+    void copy(const detail::BufferRange& source, const detail::BufferRange& destination) override;
+    void barrier() override;
+    void beginLabel(const std::string& label) override;
+    void endLabel() override;
+    void timestamp(uint32_t slot) override;
+    void hostReadBarrier() override;
+
+    CommandSlot release() {
+        CommandSlot s = slot_;
+        slot_ = {};
+        return s;
+    }
+    Status status; // the first failure while recording
+
+  private:
+    VkDescriptorSet allocateSet(const Pipeline& p, const kernels::KernelInfo& kernel);
+    VulkanDevice& device_;
+    CommandSlot slot_;
+};
+
+class VulkanDevice : public detail::BackendDevice {
+  public:
+    ~VulkanDevice() override;
+    static Result<std::unique_ptr<detail::BackendDevice>> create(const DeviceOptions& options);
+
+    const AdapterInfo& adapter() const override { return adapter_; }
+    uint32_t validationMessages() const override { return instance_->validationMessages(); }
+    void log(LogLevel level, const std::string& message) const override { instance_->log(level, message); }
+    Result<std::unique_ptr<detail::BackendBuffer>> createBuffer(uint64_t size, bool hostVisible) override;
+    Status upload(detail::BackendBuffer& buffer, uint64_t offset, const void* data, uint64_t size) override;
+    Status download(detail::BackendBuffer& buffer, uint64_t offset, void* data, uint64_t size) override;
+    Status preparePipeline(const kernels::KernelInfo& kernel) override;
+    Result<std::unique_ptr<detail::BackendCommandList>> beginCommands(uint32_t timestampSlots) override;
+    Result<uint64_t> submit(std::unique_ptr<detail::BackendCommandList> commands) override;
+    Status wait(uint64_t ticket, uint64_t timeoutNs) override;
+    Result<bool> isComplete(uint64_t ticket) override;
+    std::vector<uint64_t> timestamps(uint64_t ticket) override;
+
+    // For VulkanCommandList.
+    VkDevice handle() const { return device_; }
+    const VolkDeviceTable& table() const { return t_; }
+    const InstanceFunctions& instanceFunctions() const { return instance_->fn(); }
+    const Pipeline& pipeline(const kernels::KernelInfo& kernel);
+    void recycle(CommandSlot slot);
+
+  private:
+    Result<std::unique_ptr<VulkanBuffer>> makeBuffer(uint64_t size, bool hostVisible);
+    Status retire(); // recycles the slots of completed submissions; caller holds mutex_
+    Status lost(Status s) {
+        if (s.code() == StatusCode::DeviceLost) lost_ = true;
+        return s;
+    }
+
+    struct InFlight {
+        uint64_t ticket;
+        CommandSlot slot;
+    };
+
+    std::unique_ptr<Instance> instance_;
+    AdapterInfo adapter_;
+    VkPhysicalDevice physical_ = VK_NULL_HANDLE;
+    VkDevice device_ = VK_NULL_HANDLE;
+    VolkDeviceTable t_{};
+    VkQueue queue_ = VK_NULL_HANDLE;
+    uint32_t queueFamily_ = 0;
+    VkPhysicalDeviceMemoryProperties memory_{};
+    VkSemaphore timeline_ = VK_NULL_HANDLE;
+    uint64_t nextTicket_ = 1;
+    std::mutex mutex_; // guards the queue, the slot lists, tickets and pipelines_
+    std::deque<InFlight> inFlight_;
+    std::vector<CommandSlot> freeSlots_;
+    std::map<uint64_t, std::vector<uint64_t>> timestamps_; // completed tickets' times, until read
+    std::map<std::string, Pipeline> pipelines_;
+    bool lost_ = false;
+};
+
+} // namespace ripple::vk

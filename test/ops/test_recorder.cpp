@@ -1,0 +1,319 @@
+// The recorder: several operators per submission with barriers only where they depend on each other,
+// tickets, timeouts, per-operator reports, keeping released objects alive, and recording on several threads.
+#include "support/gpu.hpp"
+#include "support/reference.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <thread>
+
+using namespace ripple;
+
+namespace {
+
+Buffer upload(Device& dev, const std::vector<uint8_t>& bytes) {
+    auto b = dev.createBuffer(std::max<size_t>(bytes.size(), 4));
+    REQUIRE(b.ok());
+    REQUIRE(dev.upload(b.value(), 0, bytes.data(), bytes.size()).ok());
+    return std::move(b.value());
+}
+
+Buffer poisoned(Device& dev, const TensorDesc& d) {
+    return upload(dev, std::vector<uint8_t>(calcBufferTensorSize(d), 0xA5));
+}
+
+std::vector<uint8_t> download(Device& dev, const Buffer& b, const TensorDesc& d) {
+    std::vector<uint8_t> out(calcBufferTensorSize(d));
+    REQUIRE(dev.download(b, 0, out.data(), out.size()).ok());
+    out.resize(d.elementCount() * elementSize(d.DataType));
+    return out;
+}
+
+std::vector<uint8_t> trimmed(std::vector<uint8_t> v, const TensorDesc& d) {
+    v.resize(d.elementCount() * elementSize(d.DataType));
+    return v;
+}
+
+TopKDesc topk(DataType type, uint32_t rows, uint32_t n, uint32_t k) {
+    TopKDesc d;
+    d.InputTensor = {type, {rows, n}, {}};
+    d.OutputValueTensor = {type, {rows, k}, {}};
+    d.OutputIndexTensor = {DataType::UInt32, {rows, k}, {}};
+    d.Axis = 1;
+    d.K = k;
+    return d;
+}
+
+ScatterElementsDesc scatterRows(DataType type, uint32_t rows, uint32_t n, uint32_t k) {
+    ScatterElementsDesc d;
+    d.InputTensor = d.OutputTensor = {type, {rows, n}, {}};
+    d.IndicesTensor = {DataType::UInt32, {rows, k}, {}};
+    d.UpdatesTensor = {type, {rows, k}, {}};
+    d.Axis = 1;
+    return d;
+}
+
+template <class Desc> Operator compiled(Device& dev, const Desc& desc) {
+    auto op = dev.compile(desc);
+    INFO(op.status().message());
+    REQUIRE(op.ok());
+    return std::move(op.value());
+}
+
+uint32_t barriersAlone(Device& dev, const Operator& op, const std::vector<TensorBinding>& b) {
+    auto r = dev.createRecorder();
+    REQUIRE(r.ok());
+    REQUIRE(r->record(op, b).ok());
+    uint32_t n = r->statistics().barriers;
+    auto t = dev.submit(r.value());
+    REQUIRE(t.ok());
+    REQUIRE(dev.wait(t.value()).ok());
+    return n;
+}
+
+} // namespace
+
+TEST_CASE("Dependent operators in one submission: TopK, ScatterElements into the TopK rows, TopK",
+          "[recorder][gpu]") {
+    Device& dev = rt::device();
+    std::mt19937 rng(8);
+    const uint32_t rows = 5, n = 1500, k = 40;
+    rt::HostTensor x(DataType::Float32, {rows, n}), y(DataType::Float32, {rows, n}),
+        u(DataType::Float32, {rows, k});
+    rt::fill(x, rng, rt::Fill::Ties);
+    rt::fill(y, rng, rt::Fill::Random);
+    rt::fill(u, rng, rt::Fill::Random);
+    TopKDesc first = topk(DataType::Float32, rows, n, k), second = topk(DataType::Float32, rows, n, 7);
+    ScatterElementsDesc scatter = scatterRows(DataType::Float32, rows, n, k);
+    Operator op1 = compiled(dev, first), op2 = compiled(dev, scatter), op3 = compiled(dev, second);
+
+    Buffer bx = upload(dev, x.bytes), by = upload(dev, y.bytes), bu = upload(dev, u.bytes);
+    Buffer v1 = poisoned(dev, first.OutputValueTensor), i1 = poisoned(dev, first.OutputIndexTensor);
+    Buffer z = poisoned(dev, scatter.OutputTensor);
+    Buffer v3 = poisoned(dev, second.OutputValueTensor), i3 = poisoned(dev, second.OutputIndexTensor);
+    auto rec = dev.createRecorder();
+    REQUIRE(rec.ok());
+    REQUIRE(rec->record(op1, {{&bx, 0}, {&v1, 0}, {&i1, 0}}, "select").ok());
+    REQUIRE(rec->record(op2, {{&by, 0}, {&i1, 0}, {&bu, 0}, {&z, 0}}, "scatter into the selected").ok());
+    REQUIRE(rec->record(op3, {{&z, 0}, {&v3, 0}, {&i3, 0}}, "select again").ok());
+    CHECK(rec->statistics().operators == 3);
+    const uint32_t barriers = rec->statistics().barriers;
+    auto ticket = dev.submit(rec.value());
+    REQUIRE(ticket.ok());
+    Status s = dev.wait(ticket.value());
+    INFO(s.message());
+    REQUIRE(s.ok());
+
+    // The same chain on the CPU.
+    std::vector<uint8_t> rv1, ri1, rv3, ri3;
+    rt::referenceTopK(first, x, rv1, ri1);
+    rt::HostTensor idx(DataType::UInt32, {rows, k});
+    idx.bytes = ri1;
+    rt::HostTensor zt(DataType::Float32, {rows, n});
+    zt.bytes = rt::referenceScatterElements(scatter, y, idx, u, nullptr);
+    rt::referenceTopK(second, zt, rv3, ri3);
+    CHECK(download(dev, i1, first.OutputIndexTensor) == trimmed(ri1, first.OutputIndexTensor));
+    CHECK(download(dev, z, scatter.OutputTensor) == trimmed(zt.bytes, scatter.OutputTensor));
+    CHECK(download(dev, v3, second.OutputValueTensor) == trimmed(rv3, second.OutputValueTensor));
+    CHECK(download(dev, i3, second.OutputIndexTensor) == trimmed(ri3, second.OutputIndexTensor));
+    // Each step waits for the one before it: more barriers than the operators need alone (ScatterElements'
+    // own copy-then-scatter barrier already orders the first TopK's indices before its scatter pass).
+    uint32_t alone = barriersAlone(dev, op1, {{&bx, 0}, {&v1, 0}, {&i1, 0}}) +
+                     barriersAlone(dev, op2, {{&by, 0}, {&i1, 0}, {&bu, 0}, {&z, 0}}) +
+                     barriersAlone(dev, op3, {{&z, 0}, {&v3, 0}, {&i3, 0}});
+    CHECK(barriers > alone);
+    auto reports = dev.reports(ticket.value());
+    REQUIRE(reports.ok());
+    REQUIRE(reports.value().size() == 3);
+    CHECK(reports.value()[1].label == "scatter into the selected");
+    CHECK(dev.validationMessageCount() == 0);
+}
+
+TEST_CASE("Independent operators in one submission get no barrier between them", "[recorder][gpu]") {
+    Device& dev = rt::device();
+    std::mt19937 rng(9);
+    const uint32_t rows = 3, n = 2100, k = 5;
+    TopKDesc t = topk(DataType::Int16, rows, n, k);
+    ScatterElementsDesc sc = scatterRows(DataType::Int16, rows, n, k);
+    Operator opT = compiled(dev, t), opS = compiled(dev, sc);
+    rt::HostTensor a(DataType::Int16, {rows, n}), b(DataType::Int16, {rows, n}),
+        y(DataType::Int16, {rows, n}), u(DataType::Int16, {rows, k}), idx(DataType::UInt32, {rows, k});
+    for (auto* h : {&a, &b, &y, &u}) rt::fill(*h, rng, rt::Fill::Random);
+    for (uint64_t i = 0; i < idx.count(); ++i) idx.setBits(i, (i % k) * 3);
+    Buffer ba = upload(dev, a.bytes), bb = upload(dev, b.bytes), bys = upload(dev, y.bytes),
+           bu = upload(dev, u.bytes), bi = upload(dev, idx.bytes);
+    Buffer va = poisoned(dev, t.OutputValueTensor), ia = poisoned(dev, t.OutputIndexTensor);
+    Buffer vb = poisoned(dev, t.OutputValueTensor), ib = poisoned(dev, t.OutputIndexTensor);
+    Buffer z = poisoned(dev, sc.OutputTensor);
+    const std::vector<TensorBinding> first = {{&ba, 0}, {&va, 0}, {&ia, 0}},
+                                     second = {{&bys, 0}, {&bi, 0}, {&bu, 0}, {&z, 0}},
+                                     third = {{&bb, 0}, {&vb, 0}, {&ib, 0}};
+    const uint32_t alone =
+        barriersAlone(dev, opT, first) + barriersAlone(dev, opS, second) + barriersAlone(dev, opT, third);
+    auto rec = dev.createRecorder();
+    REQUIRE(rec.ok());
+    REQUIRE(rec->record(opT, first).ok());
+    REQUIRE(rec->record(opS, second).ok());
+    REQUIRE(rec->record(opT, third).ok()); // the same Operator twice: each record has its own scratch
+    CHECK(rec->statistics().barriers == alone);
+    auto ticket = dev.submit(rec.value());
+    REQUIRE(ticket.ok());
+    REQUIRE(dev.wait(ticket.value()).ok());
+    std::vector<uint8_t> rv, ri;
+    rt::referenceTopK(t, a, rv, ri);
+    CHECK(download(dev, va, t.OutputValueTensor) == trimmed(rv, t.OutputValueTensor));
+    rt::referenceTopK(t, b, rv, ri);
+    CHECK(download(dev, vb, t.OutputValueTensor) == trimmed(rv, t.OutputValueTensor));
+    CHECK(download(dev, ib, t.OutputIndexTensor) == trimmed(ri, t.OutputIndexTensor));
+    CHECK(download(dev, z, sc.OutputTensor) ==
+          trimmed(rt::referenceScatterElements(sc, y, idx, u, nullptr), sc.OutputTensor));
+    CHECK(dev.validationMessageCount() == 0);
+}
+
+TEST_CASE("Tickets: Timeout instead of hanging, polling, and objects released while in flight",
+          "[recorder][gpu]") {
+    Device& dev = rt::device();
+    std::mt19937 rng(10);
+    TopKDesc t = topk(DataType::Float32, 1, 1000000, 50000);
+    rt::HostTensor x(DataType::Float32, {1, 1000000});
+    rt::fill(x, rng, rt::Fill::Random);
+    Ticket ticket;
+    Buffer values = poisoned(dev, t.OutputValueTensor);
+    {
+        Operator op = compiled(dev, t);
+        Buffer bx = upload(dev, x.bytes);
+        Buffer indices = poisoned(dev, t.OutputIndexTensor);
+        auto rec = dev.createRecorder();
+        REQUIRE(rec.ok());
+        REQUIRE(rec->record(op, {{&bx, 0}, {&values, 0}, {&indices, 0}}).ok());
+        auto tk = dev.submit(rec.value());
+        REQUIRE(tk.ok());
+        ticket = tk.value();
+    } // the operator, the input and the index output are released while the GPU may still use them
+    Status early = dev.wait(ticket, 0);
+    CHECK((early.code() == StatusCode::Timeout || early.ok()));
+    if (early.code() == StatusCode::Timeout)
+        CHECK(early.message().find("did not complete") != std::string::npos);
+    REQUIRE(dev.wait(ticket).ok());
+    auto done = dev.isComplete(ticket);
+    REQUIRE(done.ok());
+    CHECK(done.value());
+    std::vector<uint8_t> rv, ri;
+    rt::referenceTopK(t, x, rv, ri);
+    CHECK(download(dev, values, t.OutputValueTensor) == trimmed(rv, t.OutputValueTensor));
+    CHECK(dev.validationMessageCount() == 0);
+}
+
+TEST_CASE("Index errors are reported per operator when the ticket completes", "[recorder][gpu]") {
+    Device& dev = rt::device();
+    ScatterElementsDesc sc = scatterRows(DataType::UInt8, 2, 6, 2);
+    Operator op = compiled(dev, sc);
+    rt::HostTensor in(DataType::UInt8, {2, 6}), u(DataType::UInt8, {2, 2}), good(DataType::UInt32, {2, 2}),
+        bad(DataType::UInt32, {2, 2});
+    std::mt19937 rng(11);
+    rt::fill(in, rng, rt::Fill::Random);
+    rt::fill(u, rng, rt::Fill::Random);
+    const uint64_t g[] = {0, 5, 1, 2}, b[] = {0, 6, 1, 2};
+    for (int i = 0; i < 4; ++i) good.setBits(i, g[i]), bad.setBits(i, b[i]);
+    Buffer bin = upload(dev, in.bytes), bu = upload(dev, u.bytes), bg = upload(dev, good.bytes),
+           bb = upload(dev, bad.bytes);
+    Buffer o1 = poisoned(dev, sc.OutputTensor), o2 = poisoned(dev, sc.OutputTensor);
+    auto rec = dev.createRecorder();
+    REQUIRE(rec.ok());
+    REQUIRE(rec->record(op, {{&bin, 0}, {&bg, 0}, {&bu, 0}, {&o1, 0}}, "good").ok());
+    REQUIRE(rec->record(op, {{&bin, 0}, {&bb, 0}, {&bu, 0}, {&o2, 0}}, "bad").ok());
+    auto ticket = dev.submit(rec.value());
+    REQUIRE(ticket.ok());
+    Status s = dev.wait(ticket.value());
+    CHECK(s.code() == StatusCode::IndexOutOfRange);
+    CHECK(s.message().rfind("bad: IndicesTensor", 0) == 0);
+    auto reports = dev.reports(ticket.value());
+    REQUIRE(reports.ok());
+    REQUIRE(reports.value().size() == 2);
+    CHECK(reports.value()[0].status.ok());
+    CHECK(reports.value()[1].status.code() == StatusCode::IndexOutOfRange);
+    CHECK(download(dev, o1, sc.OutputTensor) ==
+          trimmed(rt::referenceScatterElements(sc, in, good, u, nullptr), sc.OutputTensor));
+    CHECK(download(dev, o2, sc.OutputTensor) ==
+          trimmed(rt::referenceScatterElements(sc, in, bad, u, nullptr), sc.OutputTensor));
+}
+
+TEST_CASE("Recorders on several threads at once, then submitted", "[recorder][gpu]") {
+    Device& dev = rt::device();
+    const int threads = 4;
+    TopKDesc t = topk(DataType::UInt16, 4, 777, 9);
+    Operator op = compiled(dev, t);
+    std::vector<rt::HostTensor> inputs(threads, rt::HostTensor(DataType::UInt16, {4, 777}));
+    std::mt19937 rng(12);
+    std::vector<Buffer> in, vals, idxs;
+    for (int i = 0; i < threads; ++i) {
+        rt::fill(inputs[i], rng, rt::Fill::Ties);
+        in.push_back(upload(dev, inputs[i].bytes));
+        vals.push_back(poisoned(dev, t.OutputValueTensor));
+        idxs.push_back(poisoned(dev, t.OutputIndexTensor));
+    }
+    std::vector<CommandRecorder> recorders(threads);
+    std::vector<Status> results(threads);
+    std::vector<std::thread> pool;
+    for (int i = 0; i < threads; ++i) {
+        pool.emplace_back([&, i] {
+            auto r = dev.createRecorder();
+            if (!r) return void(results[i] = r.status());
+            for (int rep = 0; rep < 3 && results[i].ok();
+                 ++rep) // WAW on the same outputs: ordered by barriers
+                results[i] = r->record(op, {{&in[i], 0}, {&vals[i], 0}, {&idxs[i], 0}});
+            recorders[i] = std::move(r.value());
+        });
+    }
+    for (auto& th : pool) th.join();
+    std::vector<Ticket> tickets;
+    for (int i = 0; i < threads; ++i) {
+        INFO(results[i].message());
+        REQUIRE(results[i].ok());
+        auto tk = dev.submit(recorders[i]);
+        REQUIRE(tk.ok());
+        tickets.push_back(tk.value());
+    }
+    for (int i = threads; i-- > 0;) REQUIRE(dev.wait(tickets[i]).ok());
+    for (int i = 0; i < threads; ++i) {
+        std::vector<uint8_t> rv, ri;
+        rt::referenceTopK(t, inputs[i], rv, ri);
+        CHECK(download(dev, vals[i], t.OutputValueTensor) == trimmed(rv, t.OutputValueTensor));
+        CHECK(download(dev, idxs[i], t.OutputIndexTensor) == trimmed(ri, t.OutputIndexTensor));
+    }
+    CHECK(dev.validationMessageCount() == 0);
+}
+
+TEST_CASE("GPU timestamps per operator, and copies and fills ordered with operators", "[recorder][gpu]") {
+    Device& dev = rt::device();
+    TopKDesc t = topk(DataType::Float32, 2, 5000, 3);
+    Operator op = compiled(dev, t);
+    std::vector<uint8_t> ones(calcBufferTensorSize(t.InputTensor));
+    for (size_t i = 0; i < ones.size(); i += 4) {
+        float f = static_cast<float>((i / 4) % 1000);
+        std::memcpy(&ones[i], &f, 4);
+    }
+    Buffer src = upload(dev, ones), x = poisoned(dev, t.InputTensor);
+    Buffer v = poisoned(dev, t.OutputValueTensor), i = poisoned(dev, t.OutputIndexTensor);
+    RecorderOptions options;
+    options.timestamps = true;
+    auto rec = dev.createRecorder(options);
+    REQUIRE(rec.ok());
+    REQUIRE(rec->fillBuffer(x, 0, x.size(), 0x7FC00000u).ok());          // NaN everywhere...
+    REQUIRE(rec->copyBuffer(src, 0, x, 0, x.size()).ok());               // ...then overwritten (WAW)
+    REQUIRE(rec->record(op, {{&x, 0}, {&v, 0}, {&i, 0}}, "timed").ok()); // reads the copy (RAW)
+    CHECK(rec->statistics().copies == 1);
+    CHECK(rec->statistics().fills == 1);
+    auto ticket = dev.submit(rec.value());
+    REQUIRE(ticket.ok());
+    REQUIRE(dev.wait(ticket.value()).ok());
+    std::vector<float> values(6);
+    REQUIRE(dev.download(v, 0, values.data(), 24).ok());
+    CHECK(values == std::vector<float>{999, 999, 999, 999, 999, 999});
+    auto reports = dev.reports(ticket.value());
+    REQUIRE(reports.ok());
+    REQUIRE(reports.value().size() == 1);
+    CHECK(reports.value()[0].gpuNanoseconds > 0);
+    CHECK(dev.validationMessageCount() == 0);
+}
