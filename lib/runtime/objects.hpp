@@ -33,11 +33,16 @@ struct DeviceImpl {
 
     std::mutex mutex; // guards what follows
     std::map<uint64_t, Submission> submissions;
+    std::map<uint64_t, Submission> external; // recorded into engine command buffers, by PendingWork id
+    uint64_t nextExternal = 1;
     std::multimap<uint64_t, std::unique_ptr<BackendBuffer>> scratchPool; // by size
 
     Result<std::unique_ptr<BackendBuffer>> acquireScratch(uint64_t bytes);
     // Turns every submission up to `ticket` (complete) into reports and releases what it held.
     void finish(uint64_t ticket);
+    // The same for one submission, given its timestamps; caller holds `mutex`. Returns what to release
+    // outside the lock.
+    std::vector<std::shared_ptr<void>> finishOne(Submission& s, const std::vector<uint64_t>& times);
 };
 
 struct BufferImpl {

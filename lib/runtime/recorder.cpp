@@ -3,81 +3,12 @@
 // device's submit / wait / reports.
 #include "core/shape.hpp"
 #include "ripple/device.hpp"
-#include "runtime/objects.hpp"
+#include "runtime/recorder_impl.hpp"
 
 #include <cstring>
 
 namespace ripple {
 namespace detail {
-
-namespace {
-
-struct Access {
-    const BackendBuffer* buffer;
-    uint64_t begin, end;
-    bool write;
-};
-
-// Accesses since the last barrier; a new command that conflicts with one of them needs a barrier first.
-class HazardTracker {
-  public:
-    bool conflicts(const std::vector<Access>& next) const {
-        for (const Access& a : next)
-            for (const Access& b : pending_)
-                if (a.buffer == b.buffer && (a.write || b.write) && a.begin < b.end && b.begin < a.end)
-                    return true;
-        return false;
-    }
-    void add(const std::vector<Access>& next) { pending_.insert(pending_.end(), next.begin(), next.end()); }
-    void clear() { pending_.clear(); }
-
-  private:
-    std::vector<Access> pending_;
-};
-
-constexpr uint32_t kStatusSlotsPerChunk = 256;
-
-} // namespace
-
-struct RecorderImpl {
-    std::shared_ptr<DeviceImpl> device;
-    RecorderOptions options;
-    std::unique_ptr<BackendCommandList> list;
-    HazardTracker hazards;
-    RecorderStatistics stats;
-    Submission submission;
-    uint32_t statusUsed = kStatusSlotsPerChunk; // slots used in the last chunk
-    uint32_t timedOps = 0;
-
-    Status begin() {
-        if (list) return {};
-        auto l = device->backend->beginCommands(options.timestamps ? 2 * options.maxTimedOperators : 0);
-        if (!l) return l.status();
-        list = std::move(l.value());
-        return {};
-    }
-    // Records one command's accesses: a barrier first if it depends on what is pending.
-    void order(const std::vector<Access>& accesses) {
-        if (hazards.conflicts(accesses)) {
-            list->barrier();
-            hazards.clear();
-            ++stats.barriers;
-        }
-        hazards.add(accesses);
-    }
-    uint64_t statusStride() const { return device->bindingAlignment; }
-    Result<BufferRange> statusSlot() {
-        if (statusUsed == kStatusSlotsPerChunk) {
-            auto chunk = device->backend->createBuffer(kStatusSlotsPerChunk * statusStride(), true);
-            if (!chunk) return chunk.status();
-            std::memset(chunk.value()->mapped, 0, chunk.value()->size);
-            submission.statusChunks.push_back(std::shared_ptr<BackendBuffer>(std::move(chunk.value())));
-            statusUsed = 0;
-        }
-        BackendBuffer* b = submission.statusChunks.back().get();
-        return BufferRange{b, statusStride() * statusUsed++, 4};
-    }
-};
 
 Result<std::unique_ptr<BackendBuffer>> DeviceImpl::acquireScratch(uint64_t bytes) {
     {
@@ -92,48 +23,50 @@ Result<std::unique_ptr<BackendBuffer>> DeviceImpl::acquireScratch(uint64_t bytes
     return backend->createBuffer(bytes);
 }
 
-void DeviceImpl::finish(uint64_t ticket) {
-    std::vector<std::unique_ptr<BackendBuffer>> toPool;
+std::vector<std::shared_ptr<void>> DeviceImpl::finishOne(Submission& s, const std::vector<uint64_t>& times) {
+    for (const Submission::Op& op : s.ops) {
+        OperatorReport r;
+        r.label = op.label;
+        uint32_t flags = 0;
+        if (op.statusBuffer)
+            std::memcpy(&flags, static_cast<char*>(op.statusBuffer->mapped) + op.statusOffset, 4);
+        if (flags & 1u)
+            r.status =
+                Status(StatusCode::IndexOutOfRange,
+                       op.label + ": IndicesTensor holds values outside [-size, size) of the dimension they "
+                                  "index; those updates were dropped, all others written");
+        if (op.timestampSlot >= 0 && static_cast<size_t>(op.timestampSlot + 1) < times.size())
+            r.gpuNanoseconds = times[op.timestampSlot + 1] - times[op.timestampSlot];
+        if (s.first.ok() && !r.status.ok()) s.first = r.status;
+        s.reports.push_back(std::move(r));
+    }
+    for (auto& b : s.scratch) scratchPool.emplace(b->size, std::move(b));
+    s.scratch.clear();
+    s.statusChunks.clear();
+    s.finished = true;
     std::vector<std::shared_ptr<void>> released;
-    {
-        std::lock_guard<std::mutex> lock(mutex);
-        for (auto& [t, s] : submissions) {
-            if (t > ticket) break;
-            if (s.finished) continue;
-            std::vector<uint64_t> times = backend->timestamps(t);
-            for (const Submission::Op& op : s.ops) {
-                OperatorReport r;
-                r.label = op.label;
-                uint32_t flags = 0;
-                if (op.statusBuffer)
-                    std::memcpy(&flags, static_cast<char*>(op.statusBuffer->mapped) + op.statusOffset, 4);
-                if (flags & 1u)
-                    r.status = Status(
-                        StatusCode::IndexOutOfRange,
-                        op.label + ": IndicesTensor holds values outside [-size, size) of the dimension "
-                                   "they index; those updates were dropped, all others written");
-                if (op.timestampSlot >= 0 && static_cast<size_t>(op.timestampSlot + 1) < times.size())
-                    r.gpuNanoseconds = times[op.timestampSlot + 1] - times[op.timestampSlot];
-                if (s.first.ok() && !r.status.ok()) s.first = r.status;
-                s.reports.push_back(std::move(r));
-            }
-            for (auto& b : s.scratch) toPool.push_back(std::move(b));
-            s.scratch.clear();
-            released.swap(s.keepAlive); // destroyed below, outside the lock
-            s.statusChunks.clear();
-            s.finished = true;
-        }
-        for (auto& b : toPool) scratchPool.emplace(b->size, std::move(b));
-        // Keep the reports of the last 256 finished submissions.
-        size_t finished = 0;
-        for (auto& [t, s] : submissions) finished += s.finished;
-        for (auto it = submissions.begin(); finished > 256 && it != submissions.end();) {
-            if (it->second.finished) {
-                it = submissions.erase(it);
-                --finished;
-            } else {
-                ++it;
-            }
+    released.swap(s.keepAlive);
+    return released;
+}
+
+void DeviceImpl::finish(uint64_t ticket) {
+    std::vector<std::shared_ptr<void>> released; // destroyed after the lock is dropped
+    std::lock_guard<std::mutex> lock(mutex);
+    for (auto& [t, s] : submissions) {
+        if (t > ticket) break;
+        if (s.finished) continue;
+        auto r = finishOne(s, backend->timestamps(t));
+        released.insert(released.end(), r.begin(), r.end());
+    }
+    // Keep the reports of the last 256 finished submissions.
+    size_t finished = 0;
+    for (auto& [t, s] : submissions) finished += s.finished;
+    for (auto it = submissions.begin(); finished > 256 && it != submissions.end();) {
+        if (it->second.finished) {
+            it = submissions.erase(it);
+            --finished;
+        } else {
+            ++it;
         }
     }
 }

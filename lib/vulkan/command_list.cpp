@@ -12,7 +12,10 @@ constexpr uint32_t kSetsPerPool = 64;
 } // namespace
 
 VulkanCommandList::~VulkanCommandList() {
-    if (!slot_.pool) return; // submitted
+    if (!slot_.pool) { // submitted, or an engine's command buffer
+        if (!slot_.descriptorPools.empty()) device_.keepPools(slot_.descriptorPools);
+        return;
+    }
     device_.table().vkEndCommandBuffer(slot_.cmd);
     device_.recycle(slot_); // dropped without submitting
 }
@@ -44,6 +47,10 @@ void VulkanCommandList::copy(const detail::BufferRange& source, const detail::Bu
                                     static_cast<VulkanBuffer*>(destination.buffer)->buffer, 1, &region);
 }
 
+// Descriptor pools of an engine's command buffer have no completion to be reset at; they are kept until
+// the device goes (push descriptors, present on every current desktop driver, avoid them entirely).
+// An engine command buffer's descriptor pools have no completion to be reset at: they are kept until the
+// device goes. (Push descriptors, on every current desktop driver, need none.)
 VkDescriptorSet VulkanCommandList::allocateSet(const Pipeline& p, const kernels::KernelInfo& kernel) {
     const auto& t = device_.table();
     VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};

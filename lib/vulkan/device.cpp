@@ -3,6 +3,7 @@
 // each pair.
 #include "vulkan/device.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -27,6 +28,7 @@ constexpr uint64_t kTransferTimeoutNs = 600ull * 1000 * 1000 * 1000;
 } // namespace
 
 VulkanBuffer::~VulkanBuffer() {
+    if (!owned) return;
     if (buffer) table->vkDestroyBuffer(device, buffer, nullptr);
     if (memory) table->vkFreeMemory(device, memory, nullptr);
 }
@@ -129,24 +131,84 @@ Result<std::unique_ptr<detail::BackendDevice>> VulkanDevice::create(const Device
     if (Status s = check(fn.vkCreateDevice(dev->physical_, &info, nullptr, &dev->device_), "vkCreateDevice");
         !s)
         return s;
-    loadDeviceTable(fn, dev->device_, dev->t_);
-    dev->t_.vkGetDeviceQueue(dev->device_, dev->queueFamily_, 0, &dev->queue_);
-    fn.vkGetPhysicalDeviceMemoryProperties(dev->physical_, &dev->memory_);
+    if (Status s = dev->finishSetup(); !s) return s;
+    return std::unique_ptr<detail::BackendDevice>(std::move(dev));
+}
 
+Status VulkanDevice::finishSetup() {
+    const InstanceFunctions& fn = instance_->fn();
+    loadDeviceTable(fn, device_, t_);
+    if (!queue_) t_.vkGetDeviceQueue(device_, queueFamily_, 0, &queue_);
+    fn.vkGetPhysicalDeviceMemoryProperties(physical_, &memory_);
     VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
     type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
     type.initialValue = 0;
     VkSemaphoreCreateInfo semInfo{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, &type};
-    if (Status s = check(dev->t_.vkCreateSemaphore(dev->device_, &semInfo, nullptr, &dev->timeline_),
-                         "vkCreateSemaphore");
-        !s)
-        return s;
-    return std::unique_ptr<detail::BackendDevice>(std::move(dev));
+    return check(t_.vkCreateSemaphore(device_, &semInfo, nullptr, &timeline_), "vkCreateSemaphore");
+}
+
+Result<std::unique_ptr<VulkanDevice>> VulkanDevice::adopt(const AdoptedHandles& h,
+                                                          const DeviceOptions& options) {
+    if (!h.instance || !h.physicalDevice || !h.device || !h.queue)
+        return Status(StatusCode::InvalidArgument,
+                      "adoptVulkanDevice: instance, physicalDevice, device and queue "
+                      "must all be set");
+    if (!h.enabled.timelineSemaphore)
+        return Status(StatusCode::Unsupported,
+                      "adoptVulkanDevice: ripple's tickets need the timelineSemaphore "
+                      "feature enabled on the device");
+    auto inst = Instance::adopt(h.instance, h.getInstanceProcAddr, h.debugUtils, options.log);
+    if (!inst) return inst.status();
+    auto dev = std::unique_ptr<VulkanDevice>(new VulkanDevice());
+    dev->instance_ = std::move(inst.value());
+    const auto& physical = dev->instance_->physicalDevices();
+    auto it = std::find(physical.begin(), physical.end(), h.physicalDevice);
+    if (it == physical.end())
+        return Status(StatusCode::InvalidArgument,
+                      "adoptVulkanDevice: physicalDevice is not a Vulkan 1.1 device of "
+                      "instance");
+    dev->physical_ = h.physicalDevice;
+    dev->adapter_ = dev->instance_->describe(static_cast<uint32_t>(it - physical.begin()));
+    // Use only what the engine enabled, whatever the hardware offers.
+    AdapterFeatures& f = dev->adapter_.features;
+    const AdapterFeatures& e = h.enabled;
+    f.int64 &= e.int64, f.int16 &= e.int16, f.int8 &= e.int8, f.float16 &= e.float16;
+    f.storage8 &= e.storage8, f.storage16 &= e.storage16, f.int64Atomics &= e.int64Atomics;
+    f.pushDescriptors &= e.pushDescriptors, f.subgroups &= e.subgroups;
+    dev->device_ = h.device;
+    dev->ownsDevice_ = false;
+    dev->queue_ = h.queue;
+    dev->queueFamily_ = h.queueFamilyIndex;
+    dev->lockQueue_ = h.lockQueue;
+    dev->unlockQueue_ = h.unlockQueue;
+    if (Status s = dev->finishSetup(); !s) return s;
+    return dev;
+}
+
+std::unique_ptr<detail::BackendBuffer> VulkanDevice::wrapBuffer(VkBuffer buffer, uint64_t size) {
+    auto b = std::make_unique<VulkanBuffer>();
+    b->device = device_;
+    b->table = &t_;
+    b->buffer = buffer;
+    b->size = size;
+    b->owned = false;
+    return b;
+}
+
+std::unique_ptr<detail::BackendCommandList> VulkanDevice::wrapCommands(VkCommandBuffer commandBuffer) {
+    CommandSlot slot;
+    slot.cmd = commandBuffer; // no pool: the engine owns it
+    auto list = std::make_unique<VulkanCommandList>(*this, slot);
+    list->barrier(); // after the engine's earlier compute and transfer writes
+    return list;
 }
 
 VulkanDevice::~VulkanDevice() {
     if (!device_) return;
-    t_.vkDeviceWaitIdle(device_);
+    if (ownsDevice_)
+        t_.vkDeviceWaitIdle(device_);
+    else if (!inFlight_.empty())
+        (void)wait(inFlight_.back().ticket, UINT64_MAX); // an engine's device: only ours
     std::lock_guard<std::mutex> lock(mutex_);
     for (auto& f : inFlight_) freeSlots_.push_back(f.slot);
     for (CommandSlot& slot : freeSlots_) {
@@ -154,13 +216,14 @@ VulkanDevice::~VulkanDevice() {
         if (slot.queries) t_.vkDestroyQueryPool(device_, slot.queries, nullptr);
         t_.vkDestroyCommandPool(device_, slot.pool, nullptr);
     }
+    for (VkDescriptorPool p : enginePools_) t_.vkDestroyDescriptorPool(device_, p, nullptr);
     for (auto& [name, p] : pipelines_) {
         t_.vkDestroyPipeline(device_, p.pipeline, nullptr);
         t_.vkDestroyPipelineLayout(device_, p.layout, nullptr);
         t_.vkDestroyDescriptorSetLayout(device_, p.setLayout, nullptr);
     }
     if (timeline_) t_.vkDestroySemaphore(device_, timeline_, nullptr);
-    t_.vkDestroyDevice(device_, nullptr);
+    if (ownsDevice_) t_.vkDestroyDevice(device_, nullptr);
 }
 
 Result<std::unique_ptr<VulkanBuffer>> VulkanDevice::makeBuffer(uint64_t size, bool hostVisible) {
@@ -376,7 +439,10 @@ Result<uint64_t> VulkanDevice::submit(std::unique_ptr<detail::BackendCommandList
     submit.pCommandBuffers = &slot.cmd;
     submit.signalSemaphoreCount = 1;
     submit.pSignalSemaphores = &timeline_;
-    if (Status s = check(t_.vkQueueSubmit(queue_, 1, &submit, VK_NULL_HANDLE), "vkQueueSubmit"); !s) {
+    if (lockQueue_) lockQueue_(); // an engine's queue: it may be submitting from other threads
+    VkResult submitted = t_.vkQueueSubmit(queue_, 1, &submit, VK_NULL_HANDLE);
+    if (unlockQueue_) unlockQueue_();
+    if (Status s = check(submitted, "vkQueueSubmit"); !s) {
         freeSlots_.push_back(slot);
         return lost(s);
     }
@@ -447,6 +513,11 @@ std::vector<uint64_t> VulkanDevice::timestamps(uint64_t ticket) {
     std::vector<uint64_t> t = std::move(it->second);
     timestamps_.erase(it);
     return t;
+}
+
+void VulkanDevice::keepPools(const std::vector<VkDescriptorPool>& pools) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    enginePools_.insert(enginePools_.end(), pools.begin(), pools.end());
 }
 
 void VulkanDevice::recycle(CommandSlot slot) {

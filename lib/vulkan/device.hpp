@@ -7,12 +7,26 @@
 #include "vulkan/instance.hpp"
 
 #include <deque>
+#include <functional>
 #include <map>
 #include <mutex>
 
 namespace ripple::vk {
 
 class VulkanDevice;
+
+// An engine's Vulkan objects for ripple to use (see include/ripple/interop/vulkan.hpp).
+struct AdoptedHandles {
+    VkInstance instance = VK_NULL_HANDLE;
+    VkPhysicalDevice physicalDevice = VK_NULL_HANDLE;
+    VkDevice device = VK_NULL_HANDLE;
+    VkQueue queue = VK_NULL_HANDLE;
+    uint32_t queueFamilyIndex = 0;
+    PFN_vkGetInstanceProcAddr getInstanceProcAddr = nullptr;
+    AdapterFeatures enabled; // what the engine enabled; ripple uses nothing else
+    bool debugUtils = false;
+    std::function<void()> lockQueue, unlockQueue;
+};
 
 class VulkanBuffer : public detail::BackendBuffer {
   public:
@@ -21,6 +35,7 @@ class VulkanBuffer : public detail::BackendBuffer {
     const VolkDeviceTable* table = nullptr;
     VkBuffer buffer = VK_NULL_HANDLE;
     VkDeviceMemory memory = VK_NULL_HANDLE;
+    bool owned = true; // false for an engine's buffer
 };
 
 struct Pipeline {
@@ -69,6 +84,11 @@ class VulkanDevice : public detail::BackendDevice {
   public:
     ~VulkanDevice() override;
     static Result<std::unique_ptr<detail::BackendDevice>> create(const DeviceOptions& options);
+    static Result<std::unique_ptr<VulkanDevice>> adopt(const AdoptedHandles& handles,
+                                                       const DeviceOptions& options);
+    std::unique_ptr<detail::BackendBuffer> wrapBuffer(VkBuffer buffer, uint64_t size);
+    // Commands recorded into an engine's command buffer (already begun); the engine submits it.
+    std::unique_ptr<detail::BackendCommandList> wrapCommands(VkCommandBuffer commandBuffer);
 
     const AdapterInfo& adapter() const override { return adapter_; }
     uint32_t validationMessages() const override { return instance_->validationMessages(); }
@@ -89,10 +109,12 @@ class VulkanDevice : public detail::BackendDevice {
     const InstanceFunctions& instanceFunctions() const { return instance_->fn(); }
     const Pipeline& pipeline(const kernels::KernelInfo& kernel);
     void recycle(CommandSlot slot);
+    void keepPools(const std::vector<VkDescriptorPool>& pools); // an engine command buffer's, until teardown
 
   private:
     Result<std::unique_ptr<VulkanBuffer>> makeBuffer(uint64_t size, bool hostVisible);
-    Status retire(); // recycles the slots of completed submissions; caller holds mutex_
+    Status retire();      // recycles the slots of completed submissions; caller holds mutex_
+    Status finishSetup(); // the device table, queue, memory properties and timeline semaphore
     Status lost(Status s) {
         if (s.code() == StatusCode::DeviceLost) lost_ = true;
         return s;
@@ -119,6 +141,9 @@ class VulkanDevice : public detail::BackendDevice {
     std::map<uint64_t, std::vector<uint64_t>> timestamps_; // completed tickets' times, until read
     std::map<std::string, Pipeline> pipelines_;
     bool lost_ = false;
+    bool ownsDevice_ = true;
+    std::vector<VkDescriptorPool> enginePools_;
+    std::function<void()> lockQueue_, unlockQueue_;
 };
 
 } // namespace ripple::vk

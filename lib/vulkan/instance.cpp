@@ -124,9 +124,30 @@ Result<std::unique_ptr<Instance>> Instance::create(bool validation, LogCallback 
         s = Status(StatusCode::NoDevice, s.message());
         return s;
     }
-    InstanceFunctions& fn = inst->fn_;
-#define RIPPLE_LOAD(name)                                                                                    \
-    fn.name = reinterpret_cast<PFN_##name>(vkGetInstanceProcAddr(inst->instance_, #name));
+    inst->loadFunctions(vkGetInstanceProcAddr, debugUtils);
+    if (validation && inst->fn_.vkCreateDebugUtilsMessengerEXT)
+        inst->fn_.vkCreateDebugUtilsMessengerEXT(inst->instance_, &messenger, nullptr, &inst->messenger_);
+    inst->findPhysicalDevices();
+    return inst;
+}
+
+Result<std::unique_ptr<Instance>> Instance::adopt(VkInstance instance, PFN_vkGetInstanceProcAddr gipa,
+                                                  bool debugUtils, LogCallback log) {
+    if (!gipa) {
+        if (Status s = loadVulkan(); !s) return s;
+        gipa = vkGetInstanceProcAddr;
+    }
+    auto inst = std::unique_ptr<Instance>(new Instance());
+    inst->log_ = std::move(log);
+    inst->instance_ = instance;
+    inst->owned_ = false;
+    inst->loadFunctions(gipa, debugUtils);
+    inst->findPhysicalDevices();
+    return inst;
+}
+
+void Instance::loadFunctions(PFN_vkGetInstanceProcAddr gipa, bool debugUtils) {
+#define RIPPLE_LOAD(name) fn_.name = reinterpret_cast<PFN_##name>(gipa(instance_, #name));
     RIPPLE_INSTANCE_FUNCTIONS(RIPPLE_LOAD)
     RIPPLE_LOAD(vkCreateDebugUtilsMessengerEXT)
     RIPPLE_LOAD(vkDestroyDebugUtilsMessengerEXT)
@@ -136,24 +157,23 @@ Result<std::unique_ptr<Instance>> Instance::create(bool validation, LogCallback 
         RIPPLE_LOAD(vkSetDebugUtilsObjectNameEXT)
     }
 #undef RIPPLE_LOAD
-    if (validation && fn.vkCreateDebugUtilsMessengerEXT)
-        fn.vkCreateDebugUtilsMessengerEXT(inst->instance_, &messenger, nullptr, &inst->messenger_);
+}
 
+void Instance::findPhysicalDevices() {
     uint32_t count = 0;
-    fn.vkEnumeratePhysicalDevices(inst->instance_, &count, nullptr);
+    fn_.vkEnumeratePhysicalDevices(instance_, &count, nullptr);
     std::vector<VkPhysicalDevice> all(count);
-    fn.vkEnumeratePhysicalDevices(inst->instance_, &count, all.data());
+    fn_.vkEnumeratePhysicalDevices(instance_, &count, all.data());
     for (VkPhysicalDevice pd : all) {
         VkPhysicalDeviceProperties props;
-        fn.vkGetPhysicalDeviceProperties(pd, &props);
-        if (props.apiVersion >= VK_API_VERSION_1_1) inst->physical_.push_back(pd); // ripple needs Vulkan 1.1
+        fn_.vkGetPhysicalDeviceProperties(pd, &props);
+        if (props.apiVersion >= VK_API_VERSION_1_1) physical_.push_back(pd); // ripple needs Vulkan 1.1
     }
-    return inst;
 }
 
 Instance::~Instance() {
     if (messenger_) fn_.vkDestroyDebugUtilsMessengerEXT(instance_, messenger_, nullptr);
-    if (instance_) fn_.vkDestroyInstance(instance_, nullptr);
+    if (instance_ && owned_) fn_.vkDestroyInstance(instance_, nullptr);
 }
 
 namespace {

@@ -43,6 +43,11 @@ struct InstanceFunctions {
 class Instance {
   public:
     static Result<std::unique_ptr<Instance>> create(bool validation, LogCallback log);
+    // An engine's instance: ripple loads its functions through `getInstanceProcAddr` (null: the system
+    // loader's) and never destroys it.
+    static Result<std::unique_ptr<Instance>> adopt(VkInstance instance,
+                                                   PFN_vkGetInstanceProcAddr getInstanceProcAddr,
+                                                   bool debugUtils, LogCallback log);
     ~Instance();
 
     VkInstance handle() const { return instance_; }
@@ -57,7 +62,10 @@ class Instance {
                                                     VkDebugUtilsMessageTypeFlagsEXT types,
                                                     const VkDebugUtilsMessengerCallbackDataEXT* data,
                                                     void* self);
+    void loadFunctions(PFN_vkGetInstanceProcAddr gipa, bool debugUtils);
+    void findPhysicalDevices();
     VkInstance instance_ = VK_NULL_HANDLE;
+    bool owned_ = true;
     InstanceFunctions fn_;
     VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
     std::vector<VkPhysicalDevice> physical_;

@@ -1,0 +1,65 @@
+// Using ripple inside an engine's own Vulkan objects: its instance, device and queue, its buffers, and its
+// command buffers. The one public header that includes Vulkan; it works whether the engine links the
+// Vulkan loader or loads it with its own volk (ripple loads every function itself, through
+// getInstanceProcAddr, and never touches volk's or the loader's globals).
+#pragma once
+
+#include "ripple/device.hpp"
+
+#include <vulkan/vulkan.h>
+
+#include <functional>
+
+namespace ripple::interop {
+
+// The engine's objects. ripple creates nothing on the instance, enables nothing on the device and
+// destroys none of them; the engine keeps them alive until the ripple Device and everything made from it
+// are gone.
+struct VulkanDeviceDesc {
+    VkInstance instance = VK_NULL_HANDLE;
+    VkPhysicalDevice physicalDevice = VK_NULL_HANDLE;
+    VkDevice device = VK_NULL_HANDLE;
+    VkQueue queue = VK_NULL_HANDLE; // a queue with compute, of queueFamilyIndex
+    uint32_t queueFamilyIndex = 0;
+    // How ripple reaches the engine's Vulkan functions; null uses the system loader.
+    PFN_vkGetInstanceProcAddr getInstanceProcAddr = nullptr;
+    // What the engine enabled when it created `device`. ripple uses these and nothing else, picking
+    // kernel variants to match: `timelineSemaphore` is required; the others only make kernels faster
+    // (64-bit scatters need int64 and int64Atomics).
+    AdapterFeatures enabledFeatures;
+    bool debugUtilsEnabled = false; // VK_EXT_debug_utils enabled on the instance: labels for RenderDoc
+    // Called around each vkQueueSubmit ripple makes on `queue` (Device::submit, execute, upload,
+    // download), so an engine that submits from several threads can share the queue. Optional.
+    std::function<void()> lockQueue, unlockQueue;
+};
+
+// A ripple Device on the engine's objects. options.log and options.kernels apply; adapterIndex and
+// validation do not (the engine's instance decides about layers).
+Result<Device> adoptVulkanDevice(const VulkanDeviceDesc& desc, const DeviceOptions& options = {});
+
+// A ripple Buffer over [0, size) of the engine's VkBuffer, without copying. The buffer needs
+// VK_BUFFER_USAGE_STORAGE_BUFFER_BIT (and TRANSFER_SRC/DST for Device::upload/download and copies).
+// ripple never frees it; keep it alive until every submission that used it completed.
+Result<Buffer> wrapVulkanBuffer(Device& device, VkBuffer buffer, VkDeviceSize size);
+
+// A recorder that records into the engine's command buffer, which must be in the recording state and
+// belong to the adopted queue's family. ripple never begins, ends or submits it.
+//
+// Barriers: ripple's first command is preceded by a memory barrier from COMPUTE_SHADER and TRANSFER
+// writes to COMPUTE_SHADER and TRANSFER reads and writes; inputs written by other stages (fragment,
+// attachments, host without a submit in between) need the engine's own barrier before ripple's commands.
+// After the last command ripple records a barrier from its writes to HOST reads only: an engine stage that
+// consumes ripple's outputs needs its own barrier from COMPUTE_SHADER | TRANSFER writes.
+Result<CommandRecorder> recordInto(Device& device, VkCommandBuffer commandBuffer);
+
+// Work recorded into an engine command buffer, waiting for the engine to tell ripple it completed.
+struct PendingWork {
+    uint64_t id = 0;
+};
+// Closes the recording (the recorder is empty again and may not be used with that command buffer).
+Result<PendingWork> endRecording(Device& device, CommandRecorder& recorder);
+// Call once the engine knows the command buffer finished on the GPU (its fence or semaphore): releases
+// what the recording held and returns the first operator error, e.g. IndexOutOfRange naming the operator.
+Status completeRecording(Device& device, PendingWork work);
+
+} // namespace ripple::interop

@@ -1,0 +1,248 @@
+// engine_interop: a minimal "engine" that owns its Vulkan instance, device, queue, buffers and command
+// buffer (linking the Vulkan loader directly), and runs ripple's TopK and ScatterND on DirectML's
+// examples inside its own command buffer, which it submits itself. Exits 0 when both results match.
+#include <ripple/interop/vulkan.hpp>
+#include <ripple/ripple.hpp>
+
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+namespace {
+
+int failures = 0;
+int validationMessages = 0;
+
+#define VK(call)                                                                                             \
+    do {                                                                                                     \
+        VkResult r_ = (call);                                                                                \
+        if (r_ != VK_SUCCESS) {                                                                              \
+            std::fprintf(stderr, "engine: %s failed (%d)\n", #call, static_cast<int>(r_));                   \
+            return 1;                                                                                        \
+        }                                                                                                    \
+    } while (0)
+
+VKAPI_ATTR VkBool32 VKAPI_CALL onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT,
+                                         VkDebugUtilsMessageTypeFlagsEXT,
+                                         const VkDebugUtilsMessengerCallbackDataEXT* data, void*) {
+    std::fprintf(stderr, "engine validation: %s\n", data->pMessage);
+    ++validationMessages;
+    return VK_FALSE;
+}
+
+struct EngineBuffer {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    void* mapped = nullptr;
+    VkDeviceSize size = 0;
+};
+
+// Host-visible storage buffers: the engine writes inputs and reads results directly.
+bool makeBuffer(VkPhysicalDevice pd, VkDevice dev, VkDeviceSize size, EngineBuffer& out) {
+    VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    info.size = size;
+    info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                 VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    if (vkCreateBuffer(dev, &info, nullptr, &out.buffer) != VK_SUCCESS) return false;
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(dev, out.buffer, &req);
+    VkPhysicalDeviceMemoryProperties mem;
+    vkGetPhysicalDeviceMemoryProperties(pd, &mem);
+    const VkMemoryPropertyFlags want =
+        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    for (uint32_t i = 0; i < mem.memoryTypeCount; ++i) {
+        if ((req.memoryTypeBits & (1u << i)) && (mem.memoryTypes[i].propertyFlags & want) == want) {
+            VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+            alloc.allocationSize = req.size;
+            alloc.memoryTypeIndex = i;
+            if (vkAllocateMemory(dev, &alloc, nullptr, &out.memory) != VK_SUCCESS) return false;
+            vkBindBufferMemory(dev, out.buffer, out.memory, 0);
+            vkMapMemory(dev, out.memory, 0, VK_WHOLE_SIZE, 0, &out.mapped);
+            out.size = size;
+            return true;
+        }
+    }
+    return false;
+}
+
+template <class T> void expect(const char* what, const EngineBuffer& b, const std::vector<T>& want) {
+    std::vector<T> got(want.size());
+    std::memcpy(got.data(), b.mapped, want.size() * sizeof(T));
+    bool same = got == want;
+    std::printf("%s: %s\n", what, same ? "as DirectML's example" : "WRONG");
+    failures += !same;
+}
+
+} // namespace
+
+int main() {
+    // --- The engine's own Vulkan setup (with validation when the layer is installed).
+    uint32_t layerCount = 0;
+    vkEnumerateInstanceLayerProperties(&layerCount, nullptr);
+    std::vector<VkLayerProperties> layers(layerCount);
+    vkEnumerateInstanceLayerProperties(&layerCount, layers.data());
+    bool validation = false;
+    for (auto& l : layers) validation |= std::strcmp(l.layerName, "VK_LAYER_KHRONOS_validation") == 0;
+    const char* layer = "VK_LAYER_KHRONOS_validation";
+    const char* ext = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+    app.apiVersion = VK_API_VERSION_1_2;
+    VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    ici.pApplicationInfo = &app;
+    ici.enabledLayerCount = validation ? 1 : 0;
+    ici.ppEnabledLayerNames = &layer;
+    ici.enabledExtensionCount = validation ? 1 : 0;
+    ici.ppEnabledExtensionNames = &ext;
+    VkInstance instance;
+    VK(vkCreateInstance(&ici, nullptr, &instance));
+    VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+    if (validation) {
+        VkDebugUtilsMessengerCreateInfoEXT m{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+        m.messageSeverity =
+            VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+        m.messageType =
+            VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT;
+        m.pfnUserCallback = onMessage;
+        auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+            vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT"));
+        VK(create(instance, &m, nullptr, &messenger));
+    }
+    uint32_t count = 0;
+    vkEnumeratePhysicalDevices(instance, &count, nullptr);
+    if (count == 0) return std::fprintf(stderr, "engine: no Vulkan device\n"), 1;
+    std::vector<VkPhysicalDevice> pds(count);
+    vkEnumeratePhysicalDevices(instance, &count, pds.data());
+    VkPhysicalDevice pd = pds[0];
+    uint32_t familyCount = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(pd, &familyCount, nullptr);
+    std::vector<VkQueueFamilyProperties> families(familyCount);
+    vkGetPhysicalDeviceQueueFamilyProperties(pd, &familyCount, families.data());
+    uint32_t family = 0;
+    while (family < familyCount && !(families[family].queueFlags & VK_QUEUE_COMPUTE_BIT)) ++family;
+    // The engine enables what it wants: here timeline semaphores (ripple needs them) and nothing else, so
+    // ripple has to use its portable kernels.
+    VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    v12.timelineSemaphore = VK_TRUE;
+    float priority = 1;
+    VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+    qci.queueFamilyIndex = family;
+    qci.queueCount = 1;
+    qci.pQueuePriorities = &priority;
+    VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &v12};
+    dci.queueCreateInfoCount = 1;
+    dci.pQueueCreateInfos = &qci;
+    VkDevice device;
+    VK(vkCreateDevice(pd, &dci, nullptr, &device));
+    VkQueue queue;
+    vkGetDeviceQueue(device, family, 0, &queue);
+
+    int status = 0;
+    {
+        // --- ripple on the engine's objects.
+        ripple::interop::VulkanDeviceDesc desc;
+        desc.instance = instance;
+        desc.physicalDevice = pd;
+        desc.device = device;
+        desc.queue = queue;
+        desc.queueFamilyIndex = family;
+        desc.getInstanceProcAddr = vkGetInstanceProcAddr;
+        desc.enabledFeatures.timelineSemaphore = true;
+        desc.debugUtilsEnabled = validation;
+        auto rdev = ripple::interop::adoptVulkanDevice(desc);
+        if (!rdev) return std::fprintf(stderr, "engine: %s\n", rdev.status().message().c_str()), 1;
+        std::printf("ripple adopted the engine's device: %s\n", rdev->adapter().name.c_str());
+
+        ripple::TopKDesc topk; // DML_TOP_K1_OPERATOR_DESC example 1
+        topk.InputTensor = {ripple::DataType::Float32, {1, 1, 3, 4}, {}};
+        topk.OutputValueTensor = {ripple::DataType::Float32, {1, 1, 3, 2}, {}};
+        topk.OutputIndexTensor = {ripple::DataType::UInt32, {1, 1, 3, 2}, {}};
+        topk.Axis = 3;
+        topk.K = 2;
+        ripple::ScatterNDDesc nd; // DML_SCATTER_ND_OPERATOR_DESC example, right-aligned to 2 dims
+        nd.InputTensor = nd.OutputTensor = {ripple::DataType::Float32, {1, 8}, {}};
+        nd.IndicesTensor = {ripple::DataType::UInt32, {4, 1}, {}};
+        nd.UpdatesTensor = {ripple::DataType::Float32, {1, 4}, {}};
+        nd.InputDimensionCount = 1;
+        nd.IndicesDimensionCount = 2;
+        auto topkOp = rdev->compile(topk);
+        auto ndOp = rdev->compile(nd);
+        if (!topkOp || !ndOp) return std::fprintf(stderr, "engine: compile failed\n"), 1;
+
+        EngineBuffer x, vals, idx, in, ind, upd, out;
+        for (auto [b, size] :
+             {std::pair{&x, 48}, {&vals, 24}, {&idx, 24}, {&in, 32}, {&ind, 16}, {&upd, 16}, {&out, 32}})
+            if (!makeBuffer(pd, device, size, *b)) return std::fprintf(stderr, "engine: buffer failed\n"), 1;
+        const float xv[] = {0, 1, 10, 11, 3, 2, 9, 8, 4, 5, 6, 7};
+        const float inv[] = {1, 2, 3, 4, 5, 6, 7, 8}, updv[] = {9, 10, 11, 12};
+        const uint32_t indv[] = {4, 3, 1, 7};
+        std::memcpy(x.mapped, xv, 48), std::memcpy(in.mapped, inv, 32), std::memcpy(upd.mapped, updv, 16);
+        std::memcpy(ind.mapped, indv, 16);
+        std::vector<ripple::Buffer> wrapped;
+        for (EngineBuffer* b : {&x, &vals, &idx, &in, &ind, &upd, &out})
+            wrapped.push_back(
+                std::move(ripple::interop::wrapVulkanBuffer(rdev.value(), b->buffer, b->size).value()));
+
+        // --- The engine's frame: its command buffer, ripple's operators inside, its submit and fence.
+        VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+        pci.queueFamilyIndex = family;
+        VkCommandPool pool;
+        VK(vkCreateCommandPool(device, &pci, nullptr, &pool));
+        VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+        cai.commandPool = pool;
+        cai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+        cai.commandBufferCount = 1;
+        VkCommandBuffer cmd;
+        VK(vkAllocateCommandBuffers(device, &cai, &cmd));
+        VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+        VK(vkBeginCommandBuffer(cmd, &begin));
+        auto rec = ripple::interop::recordInto(rdev.value(), cmd);
+        ripple::Status s1 =
+            rec->record(topkOp.value(), {{&wrapped[0], 0}, {&wrapped[1], 0}, {&wrapped[2], 0}}, "topk");
+        ripple::Status s2 =
+            rec->record(ndOp.value(),
+                        {{&wrapped[3], 0}, {&wrapped[4], 0}, {&wrapped[5], 0}, {&wrapped[6], 0}}, "scatter");
+        if (!s1 || !s2)
+            return std::fprintf(stderr, "engine: record failed: %s%s\n", s1.message().c_str(),
+                                s2.message().c_str()),
+                   1;
+        std::printf("recorded 2 operators with %u barriers\n", rec->statistics().barriers);
+        auto pending = ripple::interop::endRecording(rdev.value(), rec.value());
+        VK(vkEndCommandBuffer(cmd));
+        VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+        VkFence fence;
+        VK(vkCreateFence(device, &fci, nullptr, &fence));
+        VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+        submit.commandBufferCount = 1;
+        submit.pCommandBuffers = &cmd;
+        VK(vkQueueSubmit(queue, 1, &submit, fence));
+        VK(vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX));
+        ripple::Status done = ripple::interop::completeRecording(rdev.value(), pending.value());
+        if (!done) std::fprintf(stderr, "engine: %s\n", done.message().c_str()), ++failures;
+
+        expect("TopK values", vals, std::vector<float>{11, 10, 9, 8, 7, 6});
+        expect("TopK indices", idx, std::vector<uint32_t>{3, 2, 2, 3, 3, 2});
+        expect("ScatterND output", out, std::vector<float>{1, 11, 3, 10, 9, 6, 7, 12});
+
+        vkDestroyFence(device, fence, nullptr);
+        vkDestroyCommandPool(device, pool, nullptr);
+        wrapped.clear();
+        topkOp = ripple::Status(ripple::StatusCode::Internal, "released");
+        ndOp = ripple::Status(ripple::StatusCode::Internal, "released");
+        rdev = ripple::Status(ripple::StatusCode::Internal,
+                              "released"); // ripple's device goes before the engine's
+        for (EngineBuffer* b : {&x, &vals, &idx, &in, &ind, &upd, &out}) {
+            vkDestroyBuffer(device, b->buffer, nullptr);
+            vkFreeMemory(device, b->memory, nullptr);
+        }
+    }
+    vkDestroyDevice(device, nullptr);
+    if (messenger) {
+        auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+            vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
+        destroy(instance, messenger, nullptr);
+    }
+    vkDestroyInstance(instance, nullptr);
+    if (validationMessages) std::printf("%d validation message(s)\n", validationMessages), ++failures;
+    std::printf("%s\n", failures ? "FAILED" : "engine_interop: ok");
+    return failures ? 1 : status;
+}
