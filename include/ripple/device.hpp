@@ -43,6 +43,8 @@ struct AdapterInfo {
     Backend backend = Backend::Vulkan;
     AdapterType type = AdapterType::Other;
     uint32_t apiVersion = 0; // VK_MAKE_API_VERSION packing
+    uint32_t vendorId = 0, deviceId = 0;
+    uint8_t pipelineCacheUUID[16] = {}; // pipeline caches are reused only on an adapter with the same UUID
     AdapterFeatures features;
 };
 
@@ -63,6 +65,10 @@ struct DeviceOptions {
     bool validation = false; // Khronos validation layer, messages to log (NoDevice if the layer is absent)
     LogCallback log;         // default: warnings and errors to stderr
     KernelPreference kernels = KernelPreference::Auto;
+    // Bytes from an earlier Device::pipelineCacheData() to start the pipeline cache with, so pipelines
+    // compile faster. Data from another adapter, driver version or a corrupt file is ignored, with a
+    // warning to `log` (its header's vendor, device and pipelineCacheUUID must match the adapter's).
+    std::vector<uint8_t> pipelineCacheData;
 };
 
 // Lists the adapters of a backend; NoDevice when the API's loader is missing.
@@ -102,6 +108,9 @@ class Device {
     // Offsets of tensor bindings must be multiples of this (bytes): max(16, the device's
     // minStorageBufferOffsetAlignment). 16 is DirectML's DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT.
     uint64_t bindingAlignment() const;
+    // The pipeline cache's bytes (Vulkan's VkPipelineCache data, with its header naming vendor, device and
+    // pipelineCacheUUID), to save and pass back through DeviceOptions::pipelineCacheData next time.
+    Result<std::vector<uint8_t>> pipelineCacheData() const;
     // Validation-layer messages of severity warning or error seen so far (0 unless validation is on).
     uint32_t validationMessageCount() const;
 

@@ -157,6 +157,10 @@ const AdapterInfo& Device::adapter() const {
 uint64_t Device::bindingAlignment() const {
     return impl_->bindingAlignment;
 }
+Result<std::vector<uint8_t>> Device::pipelineCacheData() const {
+    if (!impl_) return Status(StatusCode::InvalidArgument, "pipelineCacheData: the Device is empty");
+    return impl_->backend->pipelineCacheData();
+}
 uint32_t Device::validationMessageCount() const {
     return impl_->backend->validationMessages();
 }

@@ -131,11 +131,11 @@ Result<std::unique_ptr<detail::BackendDevice>> VulkanDevice::create(const Device
     if (Status s = check(fn.vkCreateDevice(dev->physical_, &info, nullptr, &dev->device_), "vkCreateDevice");
         !s)
         return s;
-    if (Status s = dev->finishSetup(); !s) return s;
+    if (Status s = dev->finishSetup(options.pipelineCacheData); !s) return s;
     return std::unique_ptr<detail::BackendDevice>(std::move(dev));
 }
 
-Status VulkanDevice::finishSetup() {
+Status VulkanDevice::finishSetup(const std::vector<uint8_t>& cacheData) {
     const InstanceFunctions& fn = instance_->fn();
     loadDeviceTable(fn, device_, t_);
     if (!queue_) t_.vkGetDeviceQueue(device_, queueFamily_, 0, &queue_);
@@ -144,7 +144,48 @@ Status VulkanDevice::finishSetup() {
     type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
     type.initialValue = 0;
     VkSemaphoreCreateInfo semInfo{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, &type};
-    return check(t_.vkCreateSemaphore(device_, &semInfo, nullptr, &timeline_), "vkCreateSemaphore");
+    if (Status s = check(t_.vkCreateSemaphore(device_, &semInfo, nullptr, &timeline_), "vkCreateSemaphore");
+        !s)
+        return s;
+
+    // Reuse cache data only if its header names this adapter (drivers may not check it themselves).
+    VkPipelineCacheCreateInfo cacheInfo{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+    if (!cacheData.empty()) {
+        VkPipelineCacheHeaderVersionOne header{};
+        bool matches = cacheData.size() >= sizeof header;
+        if (matches) {
+            std::memcpy(&header, cacheData.data(), sizeof header);
+            matches = header.headerVersion == VK_PIPELINE_CACHE_HEADER_VERSION_ONE &&
+                      header.vendorID == adapter_.vendorId && header.deviceID == adapter_.deviceId &&
+                      std::memcmp(header.pipelineCacheUUID, adapter_.pipelineCacheUUID, VK_UUID_SIZE) == 0;
+        }
+        if (matches) {
+            cacheInfo.initialDataSize = cacheData.size();
+            cacheInfo.pInitialData = cacheData.data();
+        } else {
+            log(LogLevel::Warning,
+                "DeviceOptions::pipelineCacheData is for another adapter or driver (its header's "
+                "vendor, device or pipelineCacheUUID differ from " +
+                    adapter_.name + "'s): ignored");
+        }
+    }
+    return check(t_.vkCreatePipelineCache(device_, &cacheInfo, nullptr, &cache_), "vkCreatePipelineCache");
+}
+
+Result<std::vector<uint8_t>> VulkanDevice::pipelineCacheData() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    size_t size = 0;
+    if (Status s =
+            check(t_.vkGetPipelineCacheData(device_, cache_, &size, nullptr), "vkGetPipelineCacheData");
+        !s)
+        return s;
+    std::vector<uint8_t> data(size);
+    if (Status s =
+            check(t_.vkGetPipelineCacheData(device_, cache_, &size, data.data()), "vkGetPipelineCacheData");
+        !s)
+        return s;
+    data.resize(size);
+    return data;
 }
 
 Result<std::unique_ptr<VulkanDevice>> VulkanDevice::adopt(const AdoptedHandles& h,
@@ -181,7 +222,7 @@ Result<std::unique_ptr<VulkanDevice>> VulkanDevice::adopt(const AdoptedHandles& 
     dev->queueFamily_ = h.queueFamilyIndex;
     dev->lockQueue_ = h.lockQueue;
     dev->unlockQueue_ = h.unlockQueue;
-    if (Status s = dev->finishSetup(); !s) return s;
+    if (Status s = dev->finishSetup(options.pipelineCacheData); !s) return s;
     return dev;
 }
 
@@ -223,6 +264,7 @@ VulkanDevice::~VulkanDevice() {
         t_.vkDestroyDescriptorSetLayout(device_, p.setLayout, nullptr);
     }
     if (timeline_) t_.vkDestroySemaphore(device_, timeline_, nullptr);
+    if (cache_) t_.vkDestroyPipelineCache(device_, cache_, nullptr);
     if (ownsDevice_) t_.vkDestroyDevice(device_, nullptr);
 }
 
@@ -344,7 +386,7 @@ Status VulkanDevice::preparePipeline(const kernels::KernelInfo& kernel) {
     info.stage.module = module;
     info.stage.pName = "main";
     info.layout = p.layout;
-    Status s = check(t_.vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, &p.pipeline),
+    Status s = check(t_.vkCreateComputePipelines(device_, cache_, 1, &info, nullptr, &p.pipeline),
                      "vkCreateComputePipelines");
     t_.vkDestroyShaderModule(device_, module, nullptr);
     if (!s) return s;

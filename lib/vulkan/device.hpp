@@ -97,6 +97,7 @@ class VulkanDevice : public detail::BackendDevice {
     Status upload(detail::BackendBuffer& buffer, uint64_t offset, const void* data, uint64_t size) override;
     Status download(detail::BackendBuffer& buffer, uint64_t offset, void* data, uint64_t size) override;
     Status preparePipeline(const kernels::KernelInfo& kernel) override;
+    Result<std::vector<uint8_t>> pipelineCacheData() override;
     Result<std::unique_ptr<detail::BackendCommandList>> beginCommands(uint32_t timestampSlots) override;
     Result<uint64_t> submit(std::unique_ptr<detail::BackendCommandList> commands) override;
     Status wait(uint64_t ticket, uint64_t timeoutNs) override;
@@ -114,7 +115,8 @@ class VulkanDevice : public detail::BackendDevice {
   private:
     Result<std::unique_ptr<VulkanBuffer>> makeBuffer(uint64_t size, bool hostVisible);
     Status retire();      // recycles the slots of completed submissions; caller holds mutex_
-    Status finishSetup(); // the device table, queue, memory properties and timeline semaphore
+    // The device table, queue, memory properties, timeline semaphore and pipeline cache.
+    Status finishSetup(const std::vector<uint8_t>& cacheData);
     Status lost(Status s) {
         if (s.code() == StatusCode::DeviceLost) lost_ = true;
         return s;
@@ -134,6 +136,7 @@ class VulkanDevice : public detail::BackendDevice {
     uint32_t queueFamily_ = 0;
     VkPhysicalDeviceMemoryProperties memory_{};
     VkSemaphore timeline_ = VK_NULL_HANDLE;
+    VkPipelineCache cache_ = VK_NULL_HANDLE;
     uint64_t nextTicket_ = 1;
     std::mutex mutex_; // guards the queue, the slot lists, tickets and pipelines_
     std::deque<InFlight> inFlight_;

@@ -236,6 +236,9 @@ AdapterInfo Instance::describe(uint32_t index) const {
         break;
     }
     info.apiVersion = props.properties.apiVersion;
+    info.vendorId = props.properties.vendorID;
+    info.deviceId = props.properties.deviceID;
+    std::memcpy(info.pipelineCacheUUID, props.properties.pipelineCacheUUID, VK_UUID_SIZE);
     AdapterFeatures& f = info.features;
     f.int64 = features.features.shaderInt64;
     f.int16 = features.features.shaderInt16;
