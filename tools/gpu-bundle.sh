@@ -12,7 +12,8 @@ apt-get $o update -qq
 (cd .gl && apt-get $o download libvulkan1 libglvnd0 libegl1 libopengl0 libgl1 libglx0 libgles2)
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_EXE_LINKER_FLAGS="-static-libstdc++ -static-libgcc"
 cmake --build build-gpu
-cp build-gpu/test/ripple-ops-tests build-gpu/samples/ripple-run/ripple-run .gpu/
+cp build-gpu/test/ripple-ops-tests build-gpu/samples/ripple-run/ripple-run build-gpu/samples/engine_interop/engine_interop \
+    build-gpu/bench/ripple-bench .gpu/
 cp /usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so .gpu/
 sed 's|"library_path": "libVkLayer_khronos_validation.so"|"library_path": "./libVkLayer_khronos_validation.so"|' \
     /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json >.gpu/VkLayer_khronos_validation.json

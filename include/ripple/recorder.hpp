@@ -29,21 +29,21 @@ struct RecorderStatistics {
     uint32_t dispatches = 0;
     uint32_t copies = 0;
     uint32_t fills = 0;
-    // Barriers the recorder inserted because a command read or wrote a buffer range that an earlier command
-    // wrote (or wrote one that an earlier command read): independent commands get none.
+    // Barriers the submission will have. Each command runs one level after the latest earlier command it
+    // depends on (it reads bytes an earlier one wrote, or writes bytes an earlier one read or wrote), with
+    // one barrier between levels: independent commands share levels and get no barrier between them.
     uint32_t barriers = 0;
 };
 
 struct RecorderOptions {
-    // Records GPU timestamps around each operator (up to maxTimedOperators of them); see Device::reports.
+    // Records GPU timestamps so that Device::reports gives each operator's GPU time.
     bool timestamps = false;
-    uint32_t maxTimedOperators = 1024;
 };
 
 // Records commands for one submission. Used by one thread at a time; several recorders of one device may
-// record on several threads at once. Commands run in recording order wherever they touch the same bytes:
-// the recorder inserts a barrier exactly where a command depends on an earlier one (read after write, write
-// after read, write after write on overlapping ranges). Every buffer and operator recorded stays alive until
+// record on several threads at once. Commands run in recording order wherever they touch the same bytes
+// (read after write, write after read, write after write on overlapping ranges); independent commands may
+// run together, in any order. Every buffer and operator recorded stays alive until
 // the submission completes, even if the caller releases it.
 class CommandRecorder {
   public:
@@ -70,9 +70,13 @@ class CommandRecorder {
 
 // What one recorded operator did, once its submission completed.
 struct OperatorReport {
-    std::string label;           // the label given to record(), or the operator's name
-    Status status;               // Ok, or IndexOutOfRange when its index data was out of range
-    uint64_t gpuNanoseconds = 0; // with RecorderOptions::timestamps: GPU time from its first to last command
+    std::string label; // the label given to record(), or the operator's name
+    Status status;     // Ok, or IndexOutOfRange when its index data was out of range
+    // With RecorderOptions::timestamps: GPU time from the start of the level holding its first command to the
+    // end of the level holding its last (levels: see RecorderStatistics::barriers).
+    uint64_t gpuNanoseconds = 0;
+    // With timestamps: the device clock (ns) at its first and last command; spans of a batch compare.
+    uint64_t gpuBeginNanoseconds = 0, gpuEndNanoseconds = 0;
 };
 
 } // namespace ripple

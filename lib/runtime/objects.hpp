@@ -15,7 +15,7 @@ struct Submission {
         std::string label;
         BackendBuffer* statusBuffer = nullptr; // host-visible; word at statusOffset, 0 = fine
         uint64_t statusOffset = 0;
-        int32_t timestampSlot = -1; // first of two
+        int32_t firstLevel = -1, lastLevel = -1; // levels of its first and last command (see LevelPlanner)
     };
     std::vector<Op> ops;
     std::vector<std::shared_ptr<void>> keepAlive; // buffers and operators used, alive until completion

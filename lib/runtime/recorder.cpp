@@ -35,8 +35,11 @@ std::vector<std::shared_ptr<void>> DeviceImpl::finishOne(Submission& s, const st
                 Status(StatusCode::IndexOutOfRange,
                        op.label + ": IndicesTensor holds values outside [-size, size) of the dimension they "
                                   "index; those updates were dropped, all others written");
-        if (op.timestampSlot >= 0 && static_cast<size_t>(op.timestampSlot + 1) < times.size())
-            r.gpuNanoseconds = times[op.timestampSlot + 1] - times[op.timestampSlot];
+        if (op.firstLevel >= 0 && static_cast<size_t>(op.lastLevel + 1) < times.size()) {
+            r.gpuBeginNanoseconds = times[static_cast<size_t>(op.firstLevel)];
+            r.gpuEndNanoseconds = times[static_cast<size_t>(op.lastLevel + 1)];
+            r.gpuNanoseconds = r.gpuEndNanoseconds - r.gpuBeginNanoseconds;
+        }
         if (s.first.ok() && !r.status.ok()) s.first = r.status;
         s.reports.push_back(std::move(r));
     }
@@ -97,12 +100,11 @@ Status CommandRecorder::record(const Operator& op, const std::vector<TensorBindi
     detail::Submission::Op entry;
     entry.label = label.empty() ? plan.op : label;
     r.stats.operators++;
+    const int32_t opIndex = static_cast<int32_t>(r.submission.ops.size());
     if (plan.dispatches.empty()) { // empty tensors or K = 0: nothing to run, but it is reported
         r.submission.ops.push_back(entry);
         return {};
     }
-    if (Status s = r.begin(); !s) return s;
-
     std::unique_ptr<detail::BackendBuffer> scratch;
     if (plan.scratchBytes) {
         auto sc = r.device->acquireScratch(plan.scratchBytes);
@@ -117,47 +119,42 @@ Status CommandRecorder::record(const Operator& op, const std::vector<TensorBindi
         entry.statusBuffer = status.buffer;
         entry.statusOffset = status.offset;
     }
-    const bool timed = r.options.timestamps && r.timedOps < r.options.maxTimedOperators;
-    r.list->beginLabel(entry.label);
-    if (timed) {
-        entry.timestampSlot = static_cast<int32_t>(2 * r.timedOps++);
-        r.list->timestamp(static_cast<uint32_t>(entry.timestampSlot));
-    }
+    r.submission.ops.push_back(entry);
     for (size_t i = 0; i < plan.dispatches.size(); ++i) {
         const core::PlanDispatch& d = plan.dispatches[i];
         const kernels::KernelInfo& k = *o.kernels[i];
-        std::vector<detail::BufferRange> ranges;
+        detail::PendingCommand c;
+        c.kernel = &k;
+        c.push[0] = d.paramsBase;
+        c.push[1] = d.arg;
+        c.groups = d.groups;
+        c.op = opIndex;
         for (const core::PlanBinding& pb : d.bindings) {
             switch (pb.kind) {
             case core::BindingKind::Params:
-                ranges.push_back({o.params.get(), 0, o.params->size});
+                c.ranges.push_back({o.params.get(), 0, o.params->size});
                 break;
             case core::BindingKind::Tensor:
-                ranges.push_back({bindings[pb.tensor].Buffer->impl_->buffer.get(), bindings[pb.tensor].Offset,
-                                  sizes.value()[pb.tensor]});
+                c.ranges.push_back({bindings[pb.tensor].Buffer->impl_->buffer.get(),
+                                    bindings[pb.tensor].Offset, sizes.value()[pb.tensor]});
                 break;
             case core::BindingKind::Scratch:
-                ranges.push_back({scratch.get(), pb.offset, pb.size});
+                c.ranges.push_back({scratch.get(), pb.offset, pb.size});
                 break;
             case core::BindingKind::Status:
-                ranges.push_back(status);
+                c.ranges.push_back(status);
                 break;
             }
         }
         std::vector<detail::Access> accesses;
         for (uint32_t b = 0; b < k.bindingCount; ++b) {
-            const detail::BufferRange& range = ranges[k.bindings[b].binding];
+            const detail::BufferRange& range = c.ranges[k.bindings[b].binding];
             accesses.push_back(
                 {range.buffer, range.offset, range.offset + range.size, !k.bindings[b].readOnly});
         }
-        r.order(accesses);
-        const uint32_t push[2] = {d.paramsBase, d.arg};
-        r.list->dispatch(k, ranges, push, d.groups);
+        r.add(std::move(c), accesses);
         r.stats.dispatches++;
     }
-    if (timed) r.list->timestamp(static_cast<uint32_t>(entry.timestampSlot + 1));
-    r.list->endLabel();
-    r.submission.ops.push_back(entry);
     r.submission.keepAlive.push_back(op.impl_);
     for (const TensorBinding& b : bindings)
         if (b.Buffer && b.Buffer->impl_) r.submission.keepAlive.push_back(b.Buffer->impl_);
@@ -195,12 +192,13 @@ Status CommandRecorder::copyBuffer(const Buffer& source, uint64_t sourceOffset, 
         destinationOffset < sourceOffset + size)
         return Status(StatusCode::InvalidArgument, "copyBuffer: the source and destination ranges overlap");
     if (size == 0) return {};
-    if (Status s = impl_->begin(); !s) return s;
     detail::BufferRange src{source.impl_->buffer.get(), sourceOffset, size};
     detail::BufferRange dst{destination.impl_->buffer.get(), destinationOffset, size};
-    impl_->order({{src.buffer, src.offset, src.offset + size, false},
-                  {dst.buffer, dst.offset, dst.offset + size, true}});
-    impl_->list->copy(src, dst);
+    detail::PendingCommand c;
+    c.kind = detail::PendingCommand::Kind::Copy;
+    c.ranges = {src, dst};
+    impl_->add(std::move(c), {{src.buffer, src.offset, src.offset + size, false},
+                              {dst.buffer, dst.offset, dst.offset + size, true}});
     impl_->stats.copies++;
     impl_->submission.keepAlive.push_back(source.impl_);
     impl_->submission.keepAlive.push_back(destination.impl_);
@@ -212,10 +210,12 @@ Status CommandRecorder::fillBuffer(const Buffer& destination, uint64_t offset, u
     if (!impl_) return Status(StatusCode::InvalidArgument, "fillBuffer: the CommandRecorder is empty");
     if (Status s = checkRange("fillBuffer", destination, impl_->device, offset, size); !s) return s;
     if (size == 0) return {};
-    if (Status s = impl_->begin(); !s) return s;
     detail::BufferRange dst{destination.impl_->buffer.get(), offset, size};
-    impl_->order({{dst.buffer, offset, offset + size, true}});
-    impl_->list->fill(dst, value);
+    detail::PendingCommand c;
+    c.kind = detail::PendingCommand::Kind::Fill;
+    c.ranges = {dst};
+    c.value = value;
+    impl_->add(std::move(c), {{dst.buffer, offset, offset + size, true}});
     impl_->stats.fills++;
     impl_->submission.keepAlive.push_back(destination.impl_);
     return {};
@@ -238,19 +238,19 @@ Result<Ticket> Device::submit(CommandRecorder& recorder) {
         return Status(StatusCode::InvalidArgument,
                       "submit: the CommandRecorder is empty or from another Device");
     detail::RecorderImpl& r = *recorder.impl_;
-    if (Status s = r.begin(); !s) return s; // an empty recording still gets a ticket
-    r.list->hostReadBarrier();              // status words are read on the host
-    auto ticket = impl_->backend->submit(std::move(r.list));
+    const bool timed = r.options.timestamps;
+    auto list = impl_->backend->beginCommands(timed ? r.planner.levels() + 1 : 0);
+    if (!list) return list.status();
+    r.emit(*list.value(), timed);
+    auto ticket = impl_->backend->submit(std::move(list.value())); // an empty recording still gets a ticket
     if (!ticket) return ticket.status();
     {
         std::lock_guard<std::mutex> lock(impl_->mutex);
         impl_->submissions[ticket.value()] = std::move(r.submission);
     }
     r.submission = {};
-    r.hazards.clear();
     r.stats = {};
     r.statusUsed = detail::kStatusSlotsPerChunk;
-    r.timedOps = 0;
     return Ticket{ticket.value()};
 }
 

@@ -4,7 +4,10 @@
 #include "ripple/device.hpp"
 #include "runtime/objects.hpp"
 
+#include <algorithm>
 #include <cstring>
+#include <map>
+#include <unordered_map>
 
 namespace ripple::detail {
 
@@ -14,21 +17,68 @@ struct Access {
     bool write;
 };
 
-// Accesses since the last barrier; a new command that conflicts with one of them needs a barrier first.
-class HazardTracker {
+// Places each command one level after the latest earlier command it conflicts with: it reads bytes an
+// earlier command wrote, or writes bytes an earlier command read or wrote. Commands of one level never
+// conflict, so each level runs with no barrier inside it and one barrier between levels. Independent work
+// (the passes of unrelated operators) lands on the same levels instead of queueing behind each other's
+// barriers, which are global on the GPU.
+class LevelPlanner {
   public:
-    bool conflicts(const std::vector<Access>& next) const {
-        for (const Access& a : next)
-            for (const Access& b : pending_)
-                if (a.buffer == b.buffer && (a.write || b.write) && a.begin < b.end && b.begin < a.end)
-                    return true;
-        return false;
+    uint32_t place(const std::vector<Access>& accesses) {
+        uint32_t level = 0;
+        for (const Access& a : accesses) {
+            auto it = buffers_.find(a.buffer);
+            if (it == buffers_.end()) continue;
+            level = std::max(level, it->second.writes.after(a));             // RAW, WAW
+            if (a.write) level = std::max(level, it->second.reads.after(a)); // WAR
+        }
+        for (const Access& a : accesses) {
+            Touches& t = buffers_[a.buffer];
+            (a.write ? t.writes : t.reads).add(a, level);
+        }
+        levels_ = std::max(levels_, level + 1);
+        return level;
     }
-    void add(const std::vector<Access>& next) { pending_.insert(pending_.end(), next.begin(), next.end()); }
-    void clear() { pending_.clear(); }
+    uint32_t levels() const { return levels_; }
+    void clear() {
+        buffers_.clear();
+        levels_ = 0;
+    }
 
   private:
-    std::vector<Access> pending_;
+    // Ranges of one buffer by start offset: a query visits only those that may overlap it.
+    struct Ranges {
+        std::multimap<uint64_t, std::pair<uint64_t, uint32_t>> byBegin; // begin -> (end, level)
+        uint64_t longest = 0;
+        // The lowest level after every range overlapping `a` (0 if none).
+        uint32_t after(const Access& a) const {
+            uint32_t level = 0;
+            auto it = byBegin.lower_bound(a.begin >= longest ? a.begin - longest : 0);
+            for (; it != byBegin.end() && it->first < a.end; ++it)
+                if (it->second.first > a.begin) level = std::max(level, it->second.second + 1);
+            return level;
+        }
+        void add(const Access& a, uint32_t level) {
+            byBegin.emplace(a.begin, std::make_pair(a.end, level));
+            longest = std::max(longest, a.end - a.begin);
+        }
+    };
+    struct Touches {
+        Ranges reads, writes;
+    };
+    std::unordered_map<const BackendBuffer*, Touches> buffers_;
+    uint32_t levels_ = 0;
+};
+
+struct PendingCommand {
+    enum class Kind { Dispatch, Fill, Copy } kind = Kind::Dispatch;
+    const kernels::KernelInfo* kernel = nullptr;
+    std::vector<BufferRange> ranges; // dispatch: by binding; copy: source, destination; fill: destination
+    uint32_t push[2] = {0, 0};
+    uint32_t groups = 1;
+    uint32_t value = 0; // fill
+    uint32_t level = 0;
+    int32_t op = -1; // index in the submission's ops, for its label
 };
 
 constexpr uint32_t kStatusSlotsPerChunk = 256;
@@ -36,29 +86,65 @@ constexpr uint32_t kStatusSlotsPerChunk = 256;
 struct RecorderImpl {
     std::shared_ptr<DeviceImpl> device;
     RecorderOptions options;
-    std::unique_ptr<BackendCommandList> list;
-    HazardTracker hazards;
+    std::unique_ptr<BackendCommandList> list; // only for an engine's command buffer; else made at submit
+    LevelPlanner planner;
+    std::vector<PendingCommand> commands;
     RecorderStatistics stats;
     Submission submission;
     uint32_t statusUsed = kStatusSlotsPerChunk; // slots used in the last chunk
-    uint32_t timedOps = 0;
     bool external = false; // records into an engine's command buffer (interop::recordInto)
 
-    Status begin() {
-        if (list) return {};
-        auto l = device->backend->beginCommands(options.timestamps ? 2 * options.maxTimedOperators : 0);
-        if (!l) return l.status();
-        list = std::move(l.value());
-        return {};
-    }
-    // Records one command's accesses: a barrier first if it depends on what is pending.
-    void order(const std::vector<Access>& accesses) {
-        if (hazards.conflicts(accesses)) {
-            list->barrier();
-            hazards.clear();
-            ++stats.barriers;
+    // Queues a command at its level; commands reach the command list at submit, level by level.
+    void add(PendingCommand c, const std::vector<Access>& accesses) {
+        c.level = planner.place(accesses);
+        if (c.op >= 0) {
+            Submission::Op& op = submission.ops[static_cast<size_t>(c.op)];
+            op.firstLevel =
+                op.firstLevel < 0 ? static_cast<int32_t>(c.level) : std::min<int32_t>(op.firstLevel, c.level);
+            op.lastLevel = std::max<int32_t>(op.lastLevel, static_cast<int32_t>(c.level));
         }
-        hazards.add(accesses);
+        commands.push_back(std::move(c));
+        stats.barriers = planner.levels() - 1;
+    }
+    // Records the queued commands into `out`: level by level, a barrier between levels, and with
+    // timestamps one at the start of each level and one at the end.
+    void emit(BackendCommandList& out, bool timestamps) {
+        const uint32_t levels = planner.levels();
+        std::vector<uint32_t> count(levels + 1, 0);
+        for (const PendingCommand& c : commands) ++count[c.level + 1];
+        for (uint32_t l = 1; l <= levels; ++l) count[l] += count[l - 1];
+        std::vector<const PendingCommand*> order(commands.size());
+        for (const PendingCommand& c : commands) order[count[c.level]++] = &c; // stable within a level
+        uint32_t level = UINT32_MAX;
+        for (const PendingCommand* c : order) {
+            if (c->level != level) {
+                if (level != UINT32_MAX) out.barrier();
+                level = c->level;
+                if (timestamps) out.timestamp(level);
+            }
+            const std::string* label =
+                c->op >= 0 ? &submission.ops[static_cast<size_t>(c->op)].label : nullptr;
+            if (label) out.beginLabel(*label);
+            switch (c->kind) {
+            case PendingCommand::Kind::Dispatch:
+                out.dispatch(*c->kernel, c->ranges, c->push, c->groups);
+                break;
+            case PendingCommand::Kind::Fill:
+                out.fill(c->ranges[0], c->value);
+                break;
+            case PendingCommand::Kind::Copy:
+                out.copy(c->ranges[0], c->ranges[1]);
+                break;
+            }
+            if (label) out.endLabel();
+        }
+        if (timestamps && levels) {
+            out.barrier(); // the last timestamp after every command has finished
+            out.timestamp(levels);
+        }
+        out.hostReadBarrier(); // status words are read on the host
+        commands.clear();
+        planner.clear();
     }
     uint64_t statusStride() const { return device->bindingAlignment; }
     Result<BufferRange> statusSlot() {

@@ -70,7 +70,7 @@ Result<PendingWork> endRecording(Device& device, CommandRecorder& recorder) {
         return Status(StatusCode::InvalidArgument,
                       "endRecording: the recorder was not made by interop::recordInto on this Device");
     detail::RecorderImpl& r = *recorder.impl_;
-    r.list->hostReadBarrier(); // status words are read on the host
+    r.emit(*r.list, false);
     r.list.reset();
     std::lock_guard<std::mutex> lock(device.impl_->mutex);
     const uint64_t id = device.impl_->nextExternal++;
