@@ -116,6 +116,8 @@ class Device {
 
     // A device-local buffer of sizeInBytes (> 0). OutOfMemory or InvalidArgument on failure.
     Result<Buffer> createBuffer(uint64_t sizeInBytes);
+    // Names a buffer for debuggers such as RenderDoc (VK_EXT_debug_utils; a no-op without it).
+    Status setLabel(const Buffer& buffer, const std::string& label);
     // Copies bytes between host memory and a buffer, waiting until done.
     Status upload(Buffer& buffer, uint64_t offset, const void* data, uint64_t size);
     Status download(const Buffer& buffer, uint64_t offset, void* data, uint64_t size);

@@ -27,7 +27,7 @@ struct Ticket {
 struct RecorderStatistics {
     uint32_t operators = 0;
     uint32_t dispatches = 0;
-    uint32_t copies = 0;
+    uint32_t copies = 0; // copyBuffer, upload and readback
     uint32_t fills = 0;
     // Barriers the submission will have. Each command runs one level after the latest earlier command it
     // depends on (it reads bytes an earlier one wrote, or writes bytes an earlier one read or wrote), with
@@ -59,6 +59,11 @@ class CommandRecorder {
     // Copies `size` bytes (a multiple of 4) between buffers; offsets are multiples of 4.
     Status copyBuffer(const Buffer& source, uint64_t sourceOffset, const Buffer& destination,
                       uint64_t destinationOffset, uint64_t size);
+    // Copies `size` bytes of host memory into the buffer when the submission runs; `data` is read now.
+    Status upload(const Buffer& destination, uint64_t offset, const void* data, uint64_t size);
+    // Copies `size` bytes of the buffer to host memory `data` when the submission runs; `data` is written
+    // when Device::wait or isComplete first sees the ticket complete, and must stay valid until then.
+    Status readback(const Buffer& source, uint64_t offset, void* data, uint64_t size);
     // Sets `size` bytes (a multiple of 4) from `offset` (a multiple of 4) to the 32-bit `value`.
     Status fillBuffer(const Buffer& destination, uint64_t offset, uint64_t size, uint32_t value);
 

@@ -51,6 +51,7 @@ class BackendDevice {
     virtual Status upload(BackendBuffer& buffer, uint64_t offset, const void* data, uint64_t size) = 0;
     virtual Status download(BackendBuffer& buffer, uint64_t offset, void* data, uint64_t size) = 0;
     virtual Result<std::vector<uint8_t>> pipelineCacheData() = 0;
+    virtual void setLabel(BackendBuffer& buffer, const std::string& label) = 0;
     // Creates the kernel's pipeline once; later calls return at once.
     virtual Status preparePipeline(const kernels::KernelInfo& kernel) = 0;
 

@@ -190,6 +190,14 @@ static Status checkTransfer(const char* what, const Buffer& buffer, uint64_t off
     return {};
 }
 
+Status Device::setLabel(const Buffer& buffer, const std::string& label) {
+    if (!buffer.valid() || buffer.impl_->device != impl_)
+        return Status(StatusCode::InvalidArgument,
+                      "setLabel: the Buffer is empty or belongs to another Device");
+    impl_->backend->setLabel(*buffer.impl_->buffer, label);
+    return {};
+}
+
 Status Device::upload(Buffer& buffer, uint64_t offset, const void* data, uint64_t size) {
     if (Status s = checkTransfer("upload", buffer, offset, size, impl_); !s) return s;
     return impl_->backend->upload(*buffer.impl_->buffer, offset, data, size);

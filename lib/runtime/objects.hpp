@@ -21,6 +21,12 @@ struct Submission {
     std::vector<std::shared_ptr<void>> keepAlive; // buffers and operators used, alive until completion
     std::vector<std::shared_ptr<BackendBuffer>> statusChunks;
     std::vector<std::unique_ptr<BackendBuffer>> scratch; // back to the device's pool on completion
+    struct Readback {
+        std::shared_ptr<BackendBuffer> staging; // host-visible
+        void* destination;
+        uint64_t size;
+    };
+    std::vector<Readback> readbacks; // copied to the host on completion
     bool finished = false;
     std::vector<OperatorReport> reports;
     Status first; // the first non-Ok report

@@ -43,6 +43,8 @@ std::vector<std::shared_ptr<void>> DeviceImpl::finishOne(Submission& s, const st
         if (s.first.ok() && !r.status.ok()) s.first = r.status;
         s.reports.push_back(std::move(r));
     }
+    for (const Submission::Readback& r : s.readbacks) std::memcpy(r.destination, r.staging->mapped, r.size);
+    s.readbacks.clear();
     for (auto& b : s.scratch) scratchPool.emplace(b->size, std::move(b));
     s.scratch.clear();
     s.statusChunks.clear();
@@ -202,6 +204,44 @@ Status CommandRecorder::copyBuffer(const Buffer& source, uint64_t sourceOffset, 
     impl_->stats.copies++;
     impl_->submission.keepAlive.push_back(source.impl_);
     impl_->submission.keepAlive.push_back(destination.impl_);
+    return {};
+}
+
+Status CommandRecorder::upload(const Buffer& destination, uint64_t offset, const void* data, uint64_t size) {
+    if (!impl_) return Status(StatusCode::InvalidArgument, "upload: the CommandRecorder is empty");
+    if (Status s = checkRange("upload", destination, impl_->device, offset, size); !s) return s;
+    if (size == 0) return {};
+    auto staging = impl_->device->backend->createBuffer(size, true);
+    if (!staging) return staging.status();
+    std::memcpy(staging.value()->mapped, data, size);
+    std::shared_ptr<detail::BackendBuffer> stage(std::move(staging.value()));
+    detail::BufferRange src{stage.get(), 0, size}, dst{destination.impl_->buffer.get(), offset, size};
+    detail::PendingCommand c;
+    c.kind = detail::PendingCommand::Kind::Copy;
+    c.ranges = {src, dst};
+    impl_->add(std::move(c), {{src.buffer, 0, size, false}, {dst.buffer, offset, offset + size, true}});
+    impl_->stats.copies++;
+    impl_->submission.keepAlive.push_back(stage);
+    impl_->submission.keepAlive.push_back(destination.impl_);
+    return {};
+}
+
+Status CommandRecorder::readback(const Buffer& source, uint64_t offset, void* data, uint64_t size) {
+    if (!impl_) return Status(StatusCode::InvalidArgument, "readback: the CommandRecorder is empty");
+    if (Status s = checkRange("readback", source, impl_->device, offset, size); !s) return s;
+    if (size == 0) return {};
+    if (!data) return Status(StatusCode::InvalidArgument, "readback: data is null");
+    auto staging = impl_->device->backend->createBuffer(size, true);
+    if (!staging) return staging.status();
+    std::shared_ptr<detail::BackendBuffer> stage(std::move(staging.value()));
+    detail::BufferRange src{source.impl_->buffer.get(), offset, size}, dst{stage.get(), 0, size};
+    detail::PendingCommand c;
+    c.kind = detail::PendingCommand::Kind::Copy;
+    c.ranges = {src, dst};
+    impl_->add(std::move(c), {{src.buffer, offset, offset + size, false}, {dst.buffer, 0, size, true}});
+    impl_->stats.copies++;
+    impl_->submission.readbacks.push_back({stage, data, size});
+    impl_->submission.keepAlive.push_back(source.impl_);
     return {};
 }
 

@@ -172,6 +172,16 @@ Status VulkanDevice::finishSetup(const std::vector<uint8_t>& cacheData) {
     return check(t_.vkCreatePipelineCache(device_, &cacheInfo, nullptr, &cache_), "vkCreatePipelineCache");
 }
 
+void VulkanDevice::setLabel(detail::BackendBuffer& buffer, const std::string& label) {
+    if (auto name = instance_->fn().vkSetDebugUtilsObjectNameEXT) {
+        VkDebugUtilsObjectNameInfoEXT n{VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT};
+        n.objectType = VK_OBJECT_TYPE_BUFFER;
+        n.objectHandle = reinterpret_cast<uint64_t>(static_cast<VulkanBuffer&>(buffer).buffer);
+        n.pObjectName = label.c_str();
+        name(device_, &n);
+    }
+}
+
 Result<std::vector<uint8_t>> VulkanDevice::pipelineCacheData() {
     std::lock_guard<std::mutex> lock(mutex_);
     size_t size = 0;

@@ -98,6 +98,7 @@ class VulkanDevice : public detail::BackendDevice {
     Status download(detail::BackendBuffer& buffer, uint64_t offset, void* data, uint64_t size) override;
     Status preparePipeline(const kernels::KernelInfo& kernel) override;
     Result<std::vector<uint8_t>> pipelineCacheData() override;
+    void setLabel(detail::BackendBuffer& buffer, const std::string& label) override;
     Result<std::unique_ptr<detail::BackendCommandList>> beginCommands(uint32_t timestampSlots) override;
     Result<uint64_t> submit(std::unique_ptr<detail::BackendCommandList> commands) override;
     Status wait(uint64_t ticket, uint64_t timeoutNs) override;
