@@ -138,17 +138,21 @@ Result<std::vector<AdapterInfo>> enumerateAdapters(Backend) {
     return detail::vulkanEnumerateAdapters();
 }
 
-Result<Device> Device::create(const DeviceOptions& options) {
-    auto backend = detail::createVulkanDevice(options);
-    if (!backend) return backend.status();
-    auto impl = std::make_shared<detail::DeviceImpl>();
-    impl->backend = std::move(backend.value());
+Device detail::makeDevice(std::unique_ptr<BackendDevice> backend, const DeviceOptions& options) {
+    auto impl = std::make_shared<DeviceImpl>();
+    impl->backend = std::move(backend);
     impl->options = options;
     impl->bindingAlignment =
         std::max<uint64_t>(16, impl->backend->adapter().features.minStorageBufferOffsetAlignment);
     Device device;
     device.impl_ = std::move(impl);
     return device;
+}
+
+Result<Device> Device::create(const DeviceOptions& options) {
+    auto backend = detail::createVulkanDevice(options);
+    if (!backend) return backend.status();
+    return detail::makeDevice(std::move(backend.value()), options);
 }
 
 const AdapterInfo& Device::adapter() const {

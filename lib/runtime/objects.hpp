@@ -63,6 +63,9 @@ struct OperatorImpl {
     std::unique_ptr<BackendBuffer> params;
 };
 
+// A public Device around a backend device (created, or adopted from an engine).
+Device makeDevice(std::unique_ptr<BackendDevice> backend, const DeviceOptions& options);
+
 // Checks bindings against an operator's tensors (count, buffer, alignment, bounds, aliasing); returns the
 // byte size of each tensor.
 Result<std::vector<uint64_t>> checkBindings(const DeviceImpl& device, const core::Plan& plan,

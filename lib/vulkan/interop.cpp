@@ -26,14 +26,7 @@ Result<Device> adoptVulkanDevice(const VulkanDeviceDesc& desc, const DeviceOptio
     h.unlockQueue = desc.unlockQueue;
     auto backend = vk::VulkanDevice::adopt(h, options);
     if (!backend) return backend.status();
-    auto impl = std::make_shared<detail::DeviceImpl>();
-    impl->backend = std::move(backend.value());
-    impl->options = options;
-    impl->bindingAlignment =
-        std::max<uint64_t>(16, impl->backend->adapter().features.minStorageBufferOffsetAlignment);
-    Device device;
-    device.impl_ = std::move(impl);
-    return device;
+    return detail::makeDevice(std::move(backend.value()), options);
 }
 
 Result<Buffer> wrapVulkanBuffer(Device& device, VkBuffer buffer, VkDeviceSize size) {
