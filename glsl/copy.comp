@@ -5,7 +5,8 @@
 // (past the tensor, inside its 4-byte-rounded size) keep their contents.
 // Params: [0] element count, [1..17] input view. Bindings: 1 input, 2 output.
 layout(local_size_x = 256) in;
-layout(push_constant) uniform PC { uint paramsBase; uint arg; } pc;
+// groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
+layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
 #include "ripple/common.glsl"
 
 layout(std430, binding = 1) readonly buffer Src { uint src[]; };
@@ -14,7 +15,7 @@ layout(std430, binding = 2) buffer Dst { uint dst[]; };
 void main() {
     const uint count = P(0);
     const uint view = 1u;
-    const uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
+    const uint stride = pc.groupCount * gl_WorkGroupSize.x;
 #if ELEM_BITS == 64
     for (uint e = gl_GlobalInvocationID.x; e < count; e += stride) {
         uvec2 v = LOAD_B64(src, viewOffset(view, e));

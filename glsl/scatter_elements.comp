@@ -7,7 +7,8 @@
 // the updates' sizes), [20..36] updates view, [37..44] output pitch per dimension.
 // Bindings: 1 indices, 2 updates, 3 output (packed), 4 status.
 layout(local_size_x = 256) in;
-layout(push_constant) uniform PC { uint paramsBase; uint arg; } pc;
+// groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
+layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
 #include "ripple/common.glsl"
 #include "ripple/index.glsl"
 #define OUT_BINDING 3
@@ -22,7 +23,7 @@ void main() {
     const uint axis = P(1);
     const uint axisSize = P(2);
     const uint rank = P(3);
-    const uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
+    const uint stride = pc.groupCount * gl_WorkGroupSize.x;
     for (uint e = gl_GlobalInvocationID.x; e < count; e += stride) {
         uint linear = e;
         uint offIndices = 0u, offUpdates = 0u, target = 0u;

@@ -6,7 +6,8 @@
 // [11..18] their output pitches, [19..35] indices view, [36..52] updates view.
 // Bindings: 1 indices, 2 updates, 3 output (packed), 4 status.
 layout(local_size_x = 256) in;
-layout(push_constant) uniform PC { uint paramsBase; uint arg; } pc;
+// groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
+layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
 #include "ripple/common.glsl"
 #include "ripple/index.glsl"
 #define OUT_BINDING 3
@@ -20,7 +21,7 @@ void main() {
     const uint count = P(0);
     const uint slice = P(1);
     const uint q = P(2);
-    const uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
+    const uint stride = pc.groupCount * gl_WorkGroupSize.x;
     for (uint e = gl_GlobalInvocationID.x; e < count; e += stride) {
         uint tuple = e / slice;
         uint within = e % slice;

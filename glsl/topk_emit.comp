@@ -5,7 +5,8 @@
 // so 8/16-bit values never share a word between threads. KEYW_x: the entry layout; ELEM_x: value size.
 // Bindings: 1 input, 2 last-level runs, 3 values (packed), 4 indices (packed, 1 or 2 words each).
 layout(local_size_x = 256) in;
-layout(push_constant) uniform PC { uint paramsBase; uint arg; } pc;
+// groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
+layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
 #include "ripple/common.glsl"
 #include "ripple/topk.glsl"
 
@@ -26,7 +27,7 @@ uint winner(uint e, out uint row) {
 void main() {
     const uint count = TOPK_ROWS * TOPK_K;
     const uint indexWords = P(11);
-    const uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
+    const uint stride = pc.groupCount * gl_WorkGroupSize.x;
 #if ELEM_BITS == 64
     const uint valueWords = count;  // one thread per 64-bit value
 #else

@@ -6,7 +6,8 @@
 // the key), so the placement is exact and stable.
 // Bindings: 1 runs of this level, 2 runs of the next level.
 layout(local_size_x = 256) in;
-layout(push_constant) uniform PC { uint paramsBase; uint arg; } pc;
+// groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
+layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
 #include "ripple/common.glsl"
 #include "ripple/topk.glsl"
 
@@ -28,7 +29,7 @@ void main() {
     const uint runs = runCount(level), cap = runCapacity(level);
     const uint runsOut = runCount(level + 1u), capOut = runCapacity(level + 1u);
     const uint total = TOPK_ROWS * runs * cap;
-    const uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
+    const uint stride = pc.groupCount * gl_WorkGroupSize.x;
     for (uint x = gl_GlobalInvocationID.x; x < total; x += stride) {
         uint i = x % cap;
         uint j = (x / cap) % runs;

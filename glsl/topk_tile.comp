@@ -8,7 +8,8 @@
 #define KEYW_k2
 #endif
 layout(local_size_x = 256) in;
-layout(push_constant) uniform PC { uint paramsBase; uint arg; } pc;
+// groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
+layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
 #include "ripple/common.glsl"
 #include "ripple/topk.glsl"
 
@@ -81,7 +82,7 @@ void main() {
     const uint lid = gl_LocalInvocationID.x;
     const uint cap0 = runCapacity(0u);
 
-    for (uint g = gl_WorkGroupID.x; g < groups; g += gl_NumWorkGroups.x) {
+    for (uint g = gl_WorkGroupID.x; g < groups; g += pc.groupCount) {
         for (uint i = lid; i < SLOTS; i += gl_WorkGroupSize.x) {
             uint seg = i >> log2T, local = i & (T - 1u);
             uint tile = g * perGroup + seg;

@@ -32,6 +32,9 @@ struct KernelInfo {
     uint32_t bindingCount;
     KernelBinding bindings[kMaxKernelBindings]; // descriptor set 0, sorted by binding
     uint32_t features;                          // Feature bits
+    // HLSL (shader model 5.1) for the D3D12 path, or nullptr: binding N is register tN (read-only) or uN
+    // (written) in space 0, push constants are root constants at b0. Only variants needing no Feature.
+    const char* hlsl;
 };
 
 // The generated table (kernel_registry.cpp).

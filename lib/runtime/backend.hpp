@@ -29,7 +29,7 @@ class BackendCommandList {
   public:
     virtual ~BackendCommandList() = default;
     virtual void dispatch(const kernels::KernelInfo& kernel, const std::vector<BufferRange>& bindings,
-                          const uint32_t push[2], uint32_t groups) = 0;
+                          const uint32_t push[3], uint32_t groups) = 0;
     virtual void fill(const BufferRange& range, uint32_t value) = 0;
     virtual void copy(const BufferRange& source, const BufferRange& destination) = 0; // same size
     virtual void barrier() = 0; // every earlier compute/transfer write before every later access

@@ -129,6 +129,7 @@ Status CommandRecorder::record(const Operator& op, const std::vector<TensorBindi
         c.kernel = &k;
         c.push[0] = d.paramsBase;
         c.push[1] = d.arg;
+        c.push[2] = d.groups;
         c.groups = d.groups;
         c.op = opIndex;
         for (const core::PlanBinding& pb : d.bindings) {

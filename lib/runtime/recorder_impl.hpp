@@ -74,7 +74,7 @@ struct PendingCommand {
     enum class Kind { Dispatch, Fill, Copy } kind = Kind::Dispatch;
     const kernels::KernelInfo* kernel = nullptr;
     std::vector<BufferRange> ranges; // dispatch: by binding; copy: source, destination; fill: destination
-    uint32_t push[2] = {0, 0};
+    uint32_t push[3] = {0, 0, 0};    // paramsBase, arg, groupCount
     uint32_t groups = 1;
     uint32_t value = 0; // fill
     uint32_t level = 0;

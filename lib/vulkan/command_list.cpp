@@ -85,7 +85,7 @@ VkDescriptorSet VulkanCommandList::allocateSet(const Pipeline& p, const kernels:
 }
 
 void VulkanCommandList::dispatch(const kernels::KernelInfo& kernel,
-                                 const std::vector<detail::BufferRange>& bindings, const uint32_t push[2],
+                                 const std::vector<detail::BufferRange>& bindings, const uint32_t push[3],
                                  uint32_t groups) {
     if (!status.ok()) return;
     const auto& t = device_.table();

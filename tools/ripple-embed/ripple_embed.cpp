@@ -22,6 +22,7 @@ struct Variant {
     size_t pushBytes = 0;
     std::vector<std::pair<uint32_t, bool>> bindings; // binding, read-only
     uint32_t features = 0;
+    std::string hlsl; // for the D3D12 path; empty when the variant has no D3D12 form
 };
 
 bool fail(const std::string& what) {
@@ -117,6 +118,60 @@ bool reflect(Variant& v) {
     return ok;
 }
 
+// The D3D12 path runs the portable variants (no optional device feature) as HLSL shader model 5.1 with an
+// explicit register layout: storage buffer binding N as tN (read-only) or uN (written) in space 0, push
+// constants as root constants at b0. Returns false if SPIRV-Cross cannot translate it.
+bool translateHlsl(Variant& v) {
+    spvc_context ctx = nullptr;
+    if (spvc_context_create(&ctx) != SPVC_SUCCESS) return fail("cannot create a SPIRV-Cross context");
+    bool ok = false;
+    do {
+        spvc_parsed_ir ir = nullptr;
+        spvc_compiler comp = nullptr;
+        spvc_compiler_options options = nullptr;
+        const char* source = nullptr;
+        if (spvc_context_parse_spirv(ctx, v.words.data(), v.words.size(), &ir) != SPVC_SUCCESS ||
+            spvc_context_create_compiler(ctx, SPVC_BACKEND_HLSL, ir, SPVC_CAPTURE_MODE_TAKE_OWNERSHIP,
+                                         &comp) != SPVC_SUCCESS ||
+            spvc_compiler_create_compiler_options(comp, &options) != SPVC_SUCCESS) {
+            fail(v.name + ": " + spvc_context_get_last_error_string(ctx));
+            break;
+        }
+        spvc_compiler_options_set_uint(options, SPVC_COMPILER_OPTION_HLSL_SHADER_MODEL, 51);
+        spvc_compiler_install_compiler_options(comp, options);
+        if (v.pushBytes) {
+            spvc_hlsl_root_constants rc{0, static_cast<unsigned>(v.pushBytes), 0, 0};
+            spvc_compiler_hlsl_set_root_constants_layout(comp, &rc, 1);
+        }
+        for (auto& [binding, readOnly] : v.bindings) {
+            spvc_hlsl_resource_binding b;
+            spvc_hlsl_resource_binding_init(&b);
+            b.stage = SpvExecutionModelGLCompute;
+            b.desc_set = 0;
+            b.binding = binding;
+            b.srv = {0, binding};
+            b.uav = {0, binding};
+            spvc_compiler_hlsl_add_resource_binding(comp, &b);
+        }
+        if (spvc_compiler_compile(comp, &source) != SPVC_SUCCESS) {
+            fail(v.name + ": HLSL translation failed: " + spvc_context_get_last_error_string(ctx));
+            break;
+        }
+        v.hlsl = source;
+        ok = true;
+    } while (false);
+    spvc_context_destroy(ctx);
+    return ok;
+}
+
+// A C++ string literal of `text`, in raw pieces small enough for every compiler.
+std::string literal(const std::string& text) {
+    std::string out;
+    for (size_t i = 0; i < text.size(); i += 8000)
+        out += "R\"ripple(" + text.substr(i, 8000) + ")ripple\"\n        ";
+    return out.empty() ? "\"\"" : out;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -137,6 +192,7 @@ int main(int argc, char** argv) {
         v.words.resize(bytes.size() / 4);
         std::copy(bytes.begin(), bytes.end(), reinterpret_cast<char*>(v.words.data()));
         if (!reflect(v)) return 1;
+        if (v.features == 0 && !translateHlsl(v)) return 1;
         variants.push_back(std::move(v));
     }
     std::sort(variants.begin(), variants.end(), [](auto& a, auto& b) { return a.name < b.name; });
@@ -157,7 +213,7 @@ int main(int argc, char** argv) {
             << ", " << v.localSize[1] << ", " << v.localSize[2] << "}, " << v.pushBytes << ", "
             << v.bindings.size() << ", {";
         for (auto& b : v.bindings) out << "{" << b.first << ", " << (b.second ? "true" : "false") << "}, ";
-        out << "}, " << v.features << "u},\n";
+        out << "}, " << v.features << "u, " << (v.hlsl.empty() ? "nullptr" : literal(v.hlsl)) << "},\n";
     }
     out << "};\nconst uint32_t kKernelCount = " << variants.size() << ";\n\n"
         << "const KernelInfo* findKernel(std::string_view name) {\n"
