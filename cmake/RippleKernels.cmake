@@ -9,6 +9,7 @@
 
 set(RIPPLE_KERNEL_SPV "" CACHE INTERNAL "")
 set(RIPPLE_KERNEL_NAMES "" CACHE INTERNAL "")
+set(RIPPLE_KERNEL_ROUND_TRIP "" CACHE INTERNAL "")
 
 function(_ripple_kernel_variant name source suffix defines)
     set(out_dir ${CMAKE_BINARY_DIR}/kernels/spv)
@@ -31,6 +32,17 @@ function(_ripple_kernel_variant name source suffix defines)
         DEPFILE ${dep}
         COMMENT "glsl ${variant}"
         VERBATIM)
+    # The HLSL round trip (cmake/RippleHlslRoundTrip.cmake): the D3D12 HLSL compiled back for Vulkan.
+    set(rt ${out_dir}/${variant}.hlsl.spv)
+    add_custom_command(
+        OUTPUT ${rt}
+        COMMAND ${CMAKE_COMMAND} -DEMBED=$<TARGET_FILE:ripple-embed> -DSPV=${spv} -DHLSL=${out_dir}/${variant}.hlsl
+                -DOUT=${rt} -DGLSLANG=${RIPPLE_GLSLANG_VALIDATOR} -DSPIRV_VAL=${RIPPLE_SPIRV_VAL}
+                -P ${PROJECT_SOURCE_DIR}/cmake/RippleHlslRoundTrip.cmake
+        DEPENDS ${spv} ripple-embed ${PROJECT_SOURCE_DIR}/cmake/RippleHlslRoundTrip.cmake
+        COMMENT "hlsl round trip ${variant}"
+        VERBATIM)
+    set(RIPPLE_KERNEL_ROUND_TRIP ${RIPPLE_KERNEL_ROUND_TRIP} ${rt} CACHE INTERNAL "")
     set(RIPPLE_KERNEL_SPV ${RIPPLE_KERNEL_SPV} ${spv} CACHE INTERNAL "")
     set(RIPPLE_KERNEL_NAMES ${RIPPLE_KERNEL_NAMES} ${variant} CACHE INTERNAL "")
 endfunction()
@@ -76,14 +88,14 @@ function(ripple_embed_kernels out_var)
     set(cpp ${CMAKE_BINARY_DIR}/kernels/kernel_registry.cpp)
     set(list_file ${CMAKE_BINARY_DIR}/kernels/kernels.txt)
     set(lines "")
-    foreach(name spv IN ZIP_LISTS RIPPLE_KERNEL_NAMES RIPPLE_KERNEL_SPV)
-        string(APPEND lines "${name} ${spv}\n")
+    foreach(name spv rt IN ZIP_LISTS RIPPLE_KERNEL_NAMES RIPPLE_KERNEL_SPV RIPPLE_KERNEL_ROUND_TRIP)
+        string(APPEND lines "${name} ${spv} ${rt}\n")
     endforeach()
     file(CONFIGURE OUTPUT ${list_file} CONTENT "${lines}")
     add_custom_command(
         OUTPUT ${cpp}
         COMMAND ripple-embed ${list_file} ${cpp}
-        DEPENDS ripple-embed ${RIPPLE_KERNEL_SPV} ${list_file}
+        DEPENDS ripple-embed ${RIPPLE_KERNEL_SPV} ${RIPPLE_KERNEL_ROUND_TRIP} ${list_file}
         COMMENT "embedding ${CMAKE_BINARY_DIR}/kernels/spv into kernel_registry.cpp"
         VERBATIM)
     add_custom_target(ripple_kernels DEPENDS ${cpp})

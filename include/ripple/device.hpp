@@ -54,8 +54,10 @@ enum class LogLevel : uint32_t { Debug, Info, Warning, Error };
 using LogCallback = std::function<void(LogLevel, const std::string&)>;
 
 // Which kernel variants to use: Auto picks the fast ones (native 8/16/64-bit storage) where the device
-// has the features; Portable forces the variants that need only 32-bit storage access.
-enum class KernelPreference : uint32_t { Auto, Portable };
+// has the features; Portable forces the variants that need only 32-bit storage access. HlslRoundTrip (for
+// testing the D3D12 path on Vulkan) runs the portable variants as glslang compiles them back from the HLSL
+// that D3D12 would run; operations with no D3D12 form (64-bit scatters) are then Unsupported.
+enum class KernelPreference : uint32_t { Auto, Portable, HlslRoundTrip };
 
 struct DeviceOptions {
     Backend backend = Backend::Vulkan;

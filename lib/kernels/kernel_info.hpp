@@ -35,6 +35,9 @@ struct KernelInfo {
     // HLSL (shader model 5.1) for the D3D12 path, or nullptr: binding N is register tN (read-only) or uN
     // (written) in space 0, push constants are root constants at b0. Only variants needing no Feature.
     const char* hlsl;
+    // That HLSL compiled back to SPIR-V by glslang's HLSL front end (tests run it on Vulkan), or nullptr.
+    const uint32_t* hlslRoundTrip;
+    uint32_t hlslRoundTripWords;
 };
 
 // The generated table (kernel_registry.cpp).

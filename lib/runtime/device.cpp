@@ -41,7 +41,7 @@ Result<const kernels::KernelInfo*> chooseKernel(const core::PlanDispatch& d, con
     std::vector<std::string> candidates;
     if (!d.hasModes) {
         candidates = {d.kernel};
-    } else if (dev.options.kernels == KernelPreference::Portable) {
+    } else if (dev.options.kernels != KernelPreference::Auto) {
         candidates = {d.kernel + ".portable", d.kernel + ".fast"}; // some classes have only one variant
     } else {
         candidates = {d.kernel + ".fast", d.kernel + ".portable"};
@@ -51,11 +51,17 @@ Result<const kernels::KernelInfo*> chooseKernel(const core::PlanDispatch& d, con
     for (const std::string& name : candidates) {
         const kernels::KernelInfo* k = kernels::findKernel(name);
         if (!k) continue;
+        if (dev.options.kernels == KernelPreference::HlslRoundTrip && !k->hlslRoundTrip) {
+            missing = name + " has no D3D12 (HLSL) form";
+            continue;
+        }
         if ((k->features & ~have) == 0) return k;
         missing = name + " needs " + featureNames(k->features & ~have);
     }
     if (missing.empty())
         return Status(StatusCode::Internal, std::string(op) + ": no kernel " + d.kernel + " in this build");
+    if (dev.options.kernels == KernelPreference::HlslRoundTrip && missing.find("D3D12") != std::string::npos)
+        return Status(StatusCode::Unsupported, std::string(op) + ": " + missing);
     return Status(StatusCode::Unsupported,
                   std::string(op) + ": " + missing + ", which " + dev.backend->adapter().name + " lacks");
 }

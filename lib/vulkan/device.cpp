@@ -131,6 +131,7 @@ Result<std::unique_ptr<detail::BackendDevice>> VulkanDevice::create(const Device
     if (Status s = check(fn.vkCreateDevice(dev->physical_, &info, nullptr, &dev->device_), "vkCreateDevice");
         !s)
         return s;
+    dev->hlslRoundTrip_ = options.kernels == KernelPreference::HlslRoundTrip;
     if (Status s = dev->finishSetup(options.pipelineCacheData); !s) return s;
     return std::unique_ptr<detail::BackendDevice>(std::move(dev));
 }
@@ -383,8 +384,9 @@ Status VulkanDevice::preparePipeline(const kernels::KernelInfo& kernel) {
         !s)
         return s;
     VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    moduleInfo.codeSize = kernel.spirvWords * 4;
-    moduleInfo.pCode = kernel.spirv;
+    const bool roundTrip = hlslRoundTrip_ && kernel.hlslRoundTrip;
+    moduleInfo.codeSize = (roundTrip ? kernel.hlslRoundTripWords : kernel.spirvWords) * 4;
+    moduleInfo.pCode = roundTrip ? kernel.hlslRoundTrip : kernel.spirv;
     VkShaderModule module = VK_NULL_HANDLE;
     if (Status s =
             check(t_.vkCreateShaderModule(device_, &moduleInfo, nullptr, &module), "vkCreateShaderModule");

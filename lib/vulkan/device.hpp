@@ -115,7 +115,7 @@ class VulkanDevice : public detail::BackendDevice {
 
   private:
     Result<std::unique_ptr<VulkanBuffer>> makeBuffer(uint64_t size, bool hostVisible);
-    Status retire();      // recycles the slots of completed submissions; caller holds mutex_
+    Status retire(); // recycles the slots of completed submissions; caller holds mutex_
     // The device table, queue, memory properties, timeline semaphore and pipeline cache.
     Status finishSetup(const std::vector<uint8_t>& cacheData);
     Status lost(Status s) {
@@ -146,6 +146,7 @@ class VulkanDevice : public detail::BackendDevice {
     std::map<std::string, Pipeline> pipelines_;
     bool lost_ = false;
     bool ownsDevice_ = true;
+    bool hlslRoundTrip_ = false; // pipelines from each kernel's HLSL round-trip SPIR-V
     std::vector<VkDescriptorPool> enginePools_;
     std::function<void()> lockQueue_, unlockQueue_;
 };

@@ -69,6 +69,7 @@ void checkScatterND(Device& dev, const NDCase& c, DataType type, DataType indexT
                             << rt::describe(desc.IndicesTensor) << " updates "
                             << rt::describe(desc.UpdatesTensor));
     auto op = dev.compile(desc);
+    if (noD3D12Form(op, type)) return;
     INFO(op.status().message());
     REQUIRE(op.ok());
     rt::GpuResult r = rt::runOnGpu(dev, op.value(), {&input, &indices, &updates}, {desc.OutputTensor});
@@ -132,6 +133,7 @@ TEST_CASE("ScatterND drops out-of-range tuples, writes the rest and reports Inde
                                        s ? static_cast<uint64_t>(-6) : 0};
             for (int i = 0; i < 5; ++i) indices.setBits(i, values[i]);
             auto op = rt::device().compile(desc);
+            if (noD3D12Form(op, type)) continue;
             REQUIRE(op.ok());
             rt::GpuResult r =
                 rt::runOnGpu(rt::device(), op.value(), {&input, &indices, &updates}, {desc.OutputTensor});

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -25,7 +26,13 @@ struct ReleaseDevices : Catch::TestEventListenerBase {
 } // namespace
 CATCH_REGISTER_LISTENER(ReleaseDevices)
 
+bool hlslRoundTrip() {
+    const char* mode = std::getenv("RIPPLE_TEST_KERNELS");
+    return mode && std::string(mode) == "hlsl";
+}
+
 ripple::Device& device(ripple::KernelPreference preference) {
+    if (hlslRoundTrip()) preference = ripple::KernelPreference::HlslRoundTrip;
     auto& slot = devices()[preference];
     if (!slot) {
         ripple::DeviceOptions options;
