@@ -29,6 +29,23 @@ if(RIPPLE_BUILD_TESTS)
     _ripple_require(Catch2_FOUND catch2 "Catch2 v2 (for RIPPLE_BUILD_TESTS)")
 endif()
 
+# D3D12: Windows' own headers and libraries, or on Linux vkd3d 1.2 (libvkd3d-dev, libvkd3d-utils1) for tests.
+set(RIPPLE_HAS_D3D12 OFF)
+if(NOT RIPPLE_D3D12 STREQUAL "OFF")
+    if(WIN32)
+        set(RIPPLE_HAS_D3D12 ON)
+    else()
+        find_path(RIPPLE_VKD3D_INCLUDE_DIR vkd3d_utils.h PATH_SUFFIXES vkd3d)
+        find_library(RIPPLE_VKD3D_UTILS_LIBRARY vkd3d-utils)
+        find_library(RIPPLE_VKD3D_LIBRARY vkd3d)
+        if(RIPPLE_VKD3D_INCLUDE_DIR AND RIPPLE_VKD3D_UTILS_LIBRARY AND RIPPLE_VKD3D_LIBRARY)
+            set(RIPPLE_HAS_D3D12 ON)
+        elseif(RIPPLE_D3D12 STREQUAL "ON")
+            list(APPEND _ripple_missing "  - vkd3d for RIPPLE_D3D12=ON: install the Debian packages 'libvkd3d-dev libvkd3d-utils1'")
+        endif()
+    endif()
+endif()
+
 if(_ripple_missing)
     list(JOIN _ripple_missing "\n" _ripple_missing_text)
     message(FATAL_ERROR "ripple: missing build dependencies:\n${_ripple_missing_text}\n"

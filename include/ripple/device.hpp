@@ -13,7 +13,8 @@
 
 namespace ripple {
 
-enum class Backend : uint32_t { Vulkan };
+// Vulkan everywhere; D3D12 on Windows (and, for ripple's own tests, vkd3d on Linux) when built with it.
+enum class Backend : uint32_t { Vulkan, D3D12 };
 enum class AdapterType : uint32_t { Discrete, Integrated, Virtual, Cpu, Other };
 const char* toString(Backend backend);
 const char* toString(AdapterType type);

@@ -67,6 +67,8 @@ class BackendDevice {
 };
 
 Result<std::vector<AdapterInfo>> vulkanEnumerateAdapters();
+// Built with RIPPLE_D3D12 only; otherwise Device::create reports D3D12 as Unsupported.
+Result<std::unique_ptr<BackendDevice>> createD3D12Device(const DeviceOptions& options);
 Result<std::unique_ptr<BackendDevice>> createVulkanDevice(const DeviceOptions& options);
 
 } // namespace ripple::detail

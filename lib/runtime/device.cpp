@@ -156,6 +156,16 @@ Device detail::makeDevice(std::unique_ptr<BackendDevice> backend, const DeviceOp
 }
 
 Result<Device> Device::create(const DeviceOptions& options) {
+    if (options.backend == Backend::D3D12) {
+#if defined(RIPPLE_HAS_D3D12)
+        auto backend = detail::createD3D12Device(options);
+        if (!backend) return backend.status();
+        return detail::makeDevice(std::move(backend.value()), options);
+#else
+        return Status(StatusCode::Unsupported,
+                      "Device::create: this ripple was built without D3D12 (RIPPLE_D3D12)");
+#endif
+    }
     auto backend = detail::createVulkanDevice(options);
     if (!backend) return backend.status();
     return detail::makeDevice(std::move(backend.value()), options);

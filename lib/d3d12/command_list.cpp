@@ -1,0 +1,121 @@
+// Recording D3D12 commands: raw SRV/UAV views in the list's shader-visible heap, root constants, explicit
+// buffer state transitions (every buffer starts and ends a list in COMMON), global UAV barriers.
+#include "d3d12/device.hpp"
+
+namespace ripple::d3d12 {
+
+D3D12CommandList::~D3D12CommandList() {
+    if (slot_.list) device_.recycle(slot_); // dropped without submitting
+}
+
+void D3D12CommandList::transition(D3D12Buffer* buffer, D3D12_RESOURCE_STATES state) {
+    if (buffer->heap == D3D12_HEAP_TYPE_UPLOAD || buffer->heap == D3D12_HEAP_TYPE_READBACK)
+        return; // fixed states
+    auto it = states_.find(buffer);
+    const D3D12_RESOURCE_STATES now = it == states_.end() ? D3D12_RESOURCE_STATE_COMMON : it->second;
+    if (now == state) return;
+    D3D12_RESOURCE_BARRIER b{};
+    b.Type = D3D12_RESOURCE_BARRIER_TYPE_TRANSITION;
+    b.Transition.pResource = buffer->resource;
+    b.Transition.Subresource = D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES;
+    b.Transition.StateBefore = now;
+    b.Transition.StateAfter = state;
+    slot_.list->ResourceBarrier(1, &b);
+    states_[buffer] = state;
+}
+
+void D3D12CommandList::barrier() {
+    D3D12_RESOURCE_BARRIER b{};
+    b.Type = D3D12_RESOURCE_BARRIER_TYPE_UAV;
+    b.UAV.pResource = nullptr; // every UAV access before, every one after
+    slot_.list->ResourceBarrier(1, &b);
+}
+
+void D3D12CommandList::dispatch(const kernels::KernelInfo& kernel,
+                                const std::vector<detail::BufferRange>& bindings, const uint32_t push[3],
+                                uint32_t groups) {
+    if (!status.ok()) return;
+    if (descriptorsUsed_ + kernel.bindingCount > 8192) {
+        status = Status(StatusCode::Unsupported, "D3D12: more than 8192 bindings in one submission");
+        return;
+    }
+    const Pipeline& p = device_.pipeline(kernel);
+    ID3D12Device* dev = device_.handle();
+    const UINT step = dev->GetDescriptorHandleIncrementSize(D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+    D3D12_CPU_DESCRIPTOR_HANDLE cpu = slot_.heap->GetCPUDescriptorHandleForHeapStart();
+    D3D12_GPU_DESCRIPTOR_HANDLE gpu = slot_.heap->GetGPUDescriptorHandleForHeapStart();
+    cpu.ptr += static_cast<SIZE_T>(descriptorsUsed_) * step;
+    gpu.ptr += static_cast<UINT64>(descriptorsUsed_) * step;
+    for (uint32_t i = 0; i < kernel.bindingCount; ++i) {
+        const detail::BufferRange& r = bindings[kernel.bindings[i].binding];
+        auto* buffer = static_cast<D3D12Buffer*>(r.buffer);
+        D3D12_CPU_DESCRIPTOR_HANDLE at{cpu.ptr + static_cast<SIZE_T>(i) * step};
+        if (kernel.bindings[i].readOnly) {
+            transition(buffer, D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE);
+            D3D12_SHADER_RESOURCE_VIEW_DESC v{};
+            v.Format = DXGI_FORMAT_R32_TYPELESS;
+            v.ViewDimension = D3D12_SRV_DIMENSION_BUFFER;
+            v.Shader4ComponentMapping = D3D12_DEFAULT_SHADER_4_COMPONENT_MAPPING;
+            v.Buffer.FirstElement = r.offset / 4;
+            v.Buffer.NumElements = static_cast<UINT>(r.size / 4);
+            v.Buffer.Flags = D3D12_BUFFER_SRV_FLAG_RAW;
+            dev->CreateShaderResourceView(buffer->resource, &v, at);
+        } else {
+            transition(buffer, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
+            D3D12_UNORDERED_ACCESS_VIEW_DESC v{};
+            v.Format = DXGI_FORMAT_R32_TYPELESS;
+            v.ViewDimension = D3D12_UAV_DIMENSION_BUFFER;
+            v.Buffer.FirstElement = r.offset / 4;
+            v.Buffer.NumElements = static_cast<UINT>(r.size / 4);
+            v.Buffer.Flags = D3D12_BUFFER_UAV_FLAG_RAW;
+            dev->CreateUnorderedAccessView(buffer->resource, nullptr, &v, at);
+        }
+    }
+    // A buffer read through one view and written through another in the same dispatch cannot be in both
+    // states: the later transition won; report it rather than run with a wrong state.
+    for (uint32_t i = 0; i < kernel.bindingCount; ++i) {
+        auto* buffer = static_cast<D3D12Buffer*>(bindings[kernel.bindings[i].binding].buffer);
+        const auto want = kernel.bindings[i].readOnly ? D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE
+                                                      : D3D12_RESOURCE_STATE_UNORDERED_ACCESS;
+        if (buffer->heap == D3D12_HEAP_TYPE_DEFAULT && states_[buffer] != want) {
+            status = Status(StatusCode::Unsupported,
+                            std::string("D3D12: ") + kernel.name +
+                                " reads and writes one buffer through different bindings; "
+                                "give the read-only tensors their own buffer");
+            return;
+        }
+    }
+    descriptorsUsed_ += kernel.bindingCount;
+    slot_.list->SetComputeRootSignature(p.root);
+    slot_.list->SetPipelineState(p.state);
+    UINT table = 0;
+    if (p.constants) {
+        slot_.list->SetComputeRoot32BitConstants(0, p.constants, push, 0);
+        table = 1;
+    }
+    slot_.list->SetComputeRootDescriptorTable(table, gpu);
+    slot_.list->Dispatch(groups, 1, 1);
+}
+
+void D3D12CommandList::fill(const detail::BufferRange&, uint32_t) {
+    if (status.ok())
+        status =
+            Status(StatusCode::Unsupported, "D3D12: fillBuffer is not implemented yet on the D3D12 backend");
+}
+
+void D3D12CommandList::copy(const detail::BufferRange& source, const detail::BufferRange& destination) {
+    auto* src = static_cast<D3D12Buffer*>(source.buffer);
+    auto* dst = static_cast<D3D12Buffer*>(destination.buffer);
+    transition(src, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    transition(dst, D3D12_RESOURCE_STATE_COPY_DEST);
+    slot_.list->CopyBufferRegion(dst->resource, destination.offset, src->resource, source.offset,
+                                 source.size);
+}
+
+void D3D12CommandList::finish() {
+    for (auto& [buffer, state] : states_)
+        if (state != D3D12_RESOURCE_STATE_COMMON) transition(buffer, D3D12_RESOURCE_STATE_COMMON);
+    states_.clear();
+}
+
+} // namespace ripple::d3d12

@@ -1,0 +1,25 @@
+// Which D3D12 headers: Windows' own (SDK, MinGW or DirectX-Headers) on Windows; vkd3d's on Linux, where
+// vkd3d implements D3D12 over Vulkan (its COM methods use the ms_abi its own headers declare, so calling it
+// through Microsoft's headers breaks: see ../../docs/D3D12.md).
+#pragma once
+
+#ifndef NOMINMAX
+#define NOMINMAX
+#endif
+// widl-generated headers (vkd3d's, MinGW's) declare COM methods that return structs, such as
+// GetCPUDescriptorHandleForHeapStart, with the ABI D3D12 really uses only when this is defined; without it
+// the call reads a garbage handle. Microsoft's SDK headers ignore it.
+#ifndef WIDL_EXPLICIT_AGGREGATE_RETURNS
+#define WIDL_EXPLICIT_AGGREGATE_RETURNS
+#endif
+
+#if defined(_WIN32)
+#include <d3d12.h>
+#include <d3dcompiler.h>
+#include <dxgi1_6.h>
+#include <windows.h>
+#define RIPPLE_D3D12_WINDOWS 1
+#else
+#include <vkd3d_utils.h>
+#define RIPPLE_D3D12_WINDOWS 0
+#endif

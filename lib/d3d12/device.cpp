@@ -1,0 +1,390 @@
+#define INITGUID // this translation unit defines the D3D12 interface IDs
+#include "d3d12/device.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <thread>
+
+namespace ripple::d3d12 {
+namespace {
+
+constexpr uint32_t kDescriptorsPerList = 8192;
+
+Status failed(HRESULT hr, const char* what) {
+    char code[16];
+    std::snprintf(code, sizeof code, "0x%08x", static_cast<unsigned>(hr));
+    StatusCode c = hr == E_OUTOFMEMORY ? StatusCode::OutOfMemory : StatusCode::Internal;
+    return Status(c, std::string("D3D12: ") + what + " failed (HRESULT " + code + ")");
+}
+
+template <class T> void release(T*& p) {
+    if (p) p->Release();
+    p = nullptr;
+}
+
+} // namespace
+
+D3D12Buffer::~D3D12Buffer() {
+    if (mapped && resource) resource->Unmap(0, nullptr);
+    release(resource);
+}
+
+void D3D12Device::log(LogLevel level, const std::string& message) const {
+    if (log_) return log_(level, message);
+    if (level >= LogLevel::Warning) std::fprintf(stderr, "ripple d3d12: %s\n", message.c_str());
+}
+
+Result<std::unique_ptr<D3D12Device>> D3D12Device::create(const DeviceOptions& options) {
+    auto dev = std::unique_ptr<D3D12Device>(new D3D12Device());
+    dev->log_ = options.log;
+    IUnknown* adapter = nullptr;
+    dev->adapter_.backend = Backend::D3D12;
+#if RIPPLE_D3D12_WINDOWS
+    IDXGIFactory1* factory = nullptr;
+    if (FAILED(CreateDXGIFactory1(IID_IDXGIFactory1, reinterpret_cast<void**>(&factory))))
+        return Status(StatusCode::NoDevice, "D3D12: CreateDXGIFactory1 failed");
+    IDXGIAdapter1* chosen = nullptr;
+    const UINT wanted = options.adapterIndex < 0 ? 0 : static_cast<UINT>(options.adapterIndex);
+    if (factory->EnumAdapters1(wanted, &chosen) != S_OK) {
+        factory->Release();
+        return Status(StatusCode::NoDevice,
+                      "D3D12: adapter index " + std::to_string(wanted) + " does not exist");
+    }
+    DXGI_ADAPTER_DESC1 desc;
+    chosen->GetDesc1(&desc);
+    char name[256];
+    std::snprintf(name, sizeof name, "%ls", desc.Description);
+    dev->adapter_.name = name;
+    dev->adapter_.index = wanted;
+    dev->adapter_.type = (desc.Flags & DXGI_ADAPTER_FLAG_SOFTWARE) ? AdapterType::Cpu : AdapterType::Discrete;
+    adapter = chosen;
+    factory->Release();
+#else
+    dev->adapter_.name = "vkd3d (D3D12 on Vulkan)";
+    dev->adapter_.type = AdapterType::Other;
+#endif
+    HRESULT hr = D3D12CreateDevice(adapter, D3D_FEATURE_LEVEL_11_0, IID_ID3D12Device,
+                                   reinterpret_cast<void**>(&dev->device_));
+    if (adapter) adapter->Release();
+    if (FAILED(hr)) return Status(StatusCode::NoDevice, "D3D12: D3D12CreateDevice failed; no D3D12 device");
+    D3D12_COMMAND_QUEUE_DESC q{};
+    q.Type = D3D12_COMMAND_LIST_TYPE_COMPUTE;
+    if (FAILED(hr = dev->device_->CreateCommandQueue(&q, IID_ID3D12CommandQueue,
+                                                     reinterpret_cast<void**>(&dev->queue_))))
+        return failed(hr, "CreateCommandQueue");
+    if (FAILED(hr = dev->device_->CreateFence(0, D3D12_FENCE_FLAG_NONE, IID_ID3D12Fence,
+                                              reinterpret_cast<void**>(&dev->fence_))))
+        return failed(hr, "CreateFence");
+    // The D3D12 path runs the portable kernels (shader model 5.1): no optional feature is claimed.
+    AdapterFeatures& f = dev->adapter_.features;
+    f.maxStorageBufferRange = 1ull << 29; // raw views address up to 2^27 32-bit elements
+    f.minStorageBufferOffsetAlignment = 16;
+    f.timelineSemaphore = true; // tickets are fence values
+    return dev;
+}
+
+D3D12Device::~D3D12Device() {
+    if (fence_ && !inFlight_.empty()) (void)wait(inFlight_.back().first, UINT64_MAX);
+    for (auto& [t, slot] : inFlight_) freeSlots_.push_back(slot);
+    for (ListSlot& s : freeSlots_) {
+        release(s.list);
+        release(s.allocator);
+        release(s.heap);
+    }
+    for (auto& [name, p] : pipelines_) {
+        release(p.state);
+        release(p.root);
+    }
+    release(fence_);
+    release(queue_);
+    release(device_);
+}
+
+Result<std::unique_ptr<detail::BackendBuffer>> D3D12Device::createBuffer(uint64_t size, bool hostVisible) {
+    if (lost_) return Status(StatusCode::DeviceLost, "the device was lost");
+    auto b = std::make_unique<D3D12Buffer>();
+    b->size = size;
+    D3D12_HEAP_PROPERTIES heap{};
+    if (hostVisible) { // mapped, and usable as a UAV (status words): a custom write-back heap
+        heap.Type = D3D12_HEAP_TYPE_CUSTOM;
+        heap.CPUPageProperty = D3D12_CPU_PAGE_PROPERTY_WRITE_BACK;
+        heap.MemoryPoolPreference = D3D12_MEMORY_POOL_L0;
+        b->heap = D3D12_HEAP_TYPE_CUSTOM;
+    } else {
+        heap.Type = D3D12_HEAP_TYPE_DEFAULT;
+    }
+    D3D12_RESOURCE_DESC desc{};
+    desc.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
+    desc.Width = size;
+    desc.Height = 1;
+    desc.DepthOrArraySize = 1;
+    desc.MipLevels = 1;
+    desc.Format = DXGI_FORMAT_UNKNOWN;
+    desc.SampleDesc.Count = 1;
+    desc.Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
+    desc.Flags = D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS;
+    HRESULT hr =
+        device_->CreateCommittedResource(&heap, D3D12_HEAP_FLAG_NONE, &desc, D3D12_RESOURCE_STATE_COMMON,
+                                         nullptr, IID_ID3D12Resource, reinterpret_cast<void**>(&b->resource));
+    if (FAILED(hr)) return failed(hr, "CreateCommittedResource");
+    if (hostVisible && FAILED(hr = b->resource->Map(0, nullptr, &b->mapped))) return failed(hr, "Map");
+    return std::unique_ptr<detail::BackendBuffer>(std::move(b));
+}
+
+namespace {
+// A staging buffer in an UPLOAD (GENERIC_READ) or READBACK (COPY_DEST) heap, mapped.
+Result<std::unique_ptr<D3D12Buffer>> staging(ID3D12Device* device, uint64_t size, bool upload) {
+    auto b = std::make_unique<D3D12Buffer>();
+    b->size = size;
+    b->heap = upload ? D3D12_HEAP_TYPE_UPLOAD : D3D12_HEAP_TYPE_READBACK;
+    D3D12_HEAP_PROPERTIES heap{};
+    heap.Type = b->heap;
+    D3D12_RESOURCE_DESC desc{};
+    desc.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
+    desc.Width = size;
+    desc.Height = 1;
+    desc.DepthOrArraySize = 1;
+    desc.MipLevels = 1;
+    desc.SampleDesc.Count = 1;
+    desc.Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
+    HRESULT hr = device->CreateCommittedResource(
+        &heap, D3D12_HEAP_FLAG_NONE, &desc,
+        upload ? D3D12_RESOURCE_STATE_GENERIC_READ : D3D12_RESOURCE_STATE_COPY_DEST, nullptr,
+        IID_ID3D12Resource, reinterpret_cast<void**>(&b->resource));
+    if (FAILED(hr)) return failed(hr, "CreateCommittedResource (staging)");
+    if (FAILED(hr = b->resource->Map(0, nullptr, &b->mapped))) return failed(hr, "Map (staging)");
+    return b;
+}
+} // namespace
+
+Status D3D12Device::upload(detail::BackendBuffer& buffer, uint64_t offset, const void* data, uint64_t size) {
+    if (size == 0) return {};
+    auto stage = staging(device_, size, true);
+    if (!stage) return stage.status();
+    std::memcpy(stage.value()->mapped, data, size);
+    auto list = beginCommands(0);
+    if (!list) return list.status();
+    list.value()->copy({stage.value().get(), 0, size}, {&buffer, offset, size});
+    auto ticket = submit(std::move(list.value()));
+    if (!ticket) return ticket.status();
+    return wait(ticket.value(), UINT64_MAX);
+}
+
+Status D3D12Device::download(detail::BackendBuffer& buffer, uint64_t offset, void* data, uint64_t size) {
+    if (size == 0) return {};
+    auto stage = staging(device_, size, false);
+    if (!stage) return stage.status();
+    auto list = beginCommands(0);
+    if (!list) return list.status();
+    list.value()->copy({&buffer, offset, size}, {stage.value().get(), 0, size});
+    auto ticket = submit(std::move(list.value()));
+    if (!ticket) return ticket.status();
+    if (Status s = wait(ticket.value(), UINT64_MAX); !s) return s;
+    std::memcpy(data, stage.value()->mapped, size);
+    return {};
+}
+
+void D3D12Device::setLabel(detail::BackendBuffer& buffer, const std::string& label) {
+    std::wstring wide(label.begin(), label.end());
+    static_cast<D3D12Buffer&>(buffer).resource->SetName(wide.c_str());
+}
+
+void D3D12Device::setBytecodeForTesting(const std::string& kernel, std::vector<uint8_t> dxbc) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    testBytecode_[kernel] = std::move(dxbc);
+}
+
+Result<std::vector<uint8_t>> D3D12Device::bytecode(const kernels::KernelInfo& kernel) {
+    if (auto it = testBytecode_.find(kernel.name); it != testBytecode_.end()) return it->second;
+    if (!kernel.hlsl)
+        return Status(StatusCode::Unsupported,
+                      std::string("D3D12: kernel ") + kernel.name + " has no HLSL form");
+#if RIPPLE_D3D12_WINDOWS
+    ID3DBlob* blob = nullptr;
+    ID3DBlob* errors = nullptr;
+    HRESULT hr = D3DCompile(kernel.hlsl, std::strlen(kernel.hlsl), kernel.name, nullptr, nullptr, "main",
+                            "cs_5_1", D3DCOMPILE_OPTIMIZATION_LEVEL3, 0, &blob, &errors);
+    if (FAILED(hr)) {
+        std::string why = errors ? static_cast<const char*>(errors->GetBufferPointer()) : "";
+        if (errors) errors->Release();
+        return Status(StatusCode::Internal,
+                      std::string("D3D12: D3DCompile rejected ") + kernel.name + ": " + why);
+    }
+    if (errors) errors->Release();
+    auto* p = static_cast<const uint8_t*>(blob->GetBufferPointer());
+    std::vector<uint8_t> out(p, p + blob->GetBufferSize());
+    blob->Release();
+    return out;
+#else
+    return Status(StatusCode::Unsupported,
+                  std::string("D3D12: no HLSL compiler here for ") + kernel.name +
+                      " (vkd3d on Linux takes DXBC only; on Windows d3dcompiler_47 compiles it)");
+#endif
+}
+
+Status D3D12Device::preparePipeline(const kernels::KernelInfo& kernel) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (pipelines_.count(kernel.name)) return {};
+    auto code = bytecode(kernel);
+    if (!code) return code.status();
+    // Root signature from the reflection: root constants at b0, then one table of one raw view per binding.
+    Pipeline p;
+    p.constants = kernel.pushConstantBytes / 4;
+    D3D12_DESCRIPTOR_RANGE ranges[kernels::kMaxKernelBindings];
+    for (uint32_t i = 0; i < kernel.bindingCount; ++i) {
+        ranges[i].RangeType =
+            kernel.bindings[i].readOnly ? D3D12_DESCRIPTOR_RANGE_TYPE_SRV : D3D12_DESCRIPTOR_RANGE_TYPE_UAV;
+        ranges[i].NumDescriptors = 1;
+        ranges[i].BaseShaderRegister = kernel.bindings[i].binding;
+        ranges[i].RegisterSpace = 0;
+        ranges[i].OffsetInDescriptorsFromTableStart = i;
+    }
+    D3D12_ROOT_PARAMETER params[2]{};
+    uint32_t count = 0;
+    if (p.constants) {
+        params[count].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
+        params[count].Constants.ShaderRegister = 0;
+        params[count].Constants.RegisterSpace = 0;
+        params[count].Constants.Num32BitValues = p.constants;
+        params[count++].ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
+    }
+    params[count].ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
+    params[count].DescriptorTable.NumDescriptorRanges = kernel.bindingCount;
+    params[count].DescriptorTable.pDescriptorRanges = ranges;
+    params[count++].ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
+    D3D12_ROOT_SIGNATURE_DESC rs{};
+    rs.NumParameters = count;
+    rs.pParameters = params;
+    ID3DBlob* blob = nullptr;
+    ID3DBlob* errors = nullptr;
+    HRESULT hr = D3D12SerializeRootSignature(&rs, D3D_ROOT_SIGNATURE_VERSION_1_0, &blob, &errors);
+    if (errors) errors->Release();
+    if (FAILED(hr)) return failed(hr, "D3D12SerializeRootSignature");
+    hr = device_->CreateRootSignature(0, blob->GetBufferPointer(), blob->GetBufferSize(),
+                                      IID_ID3D12RootSignature, reinterpret_cast<void**>(&p.root));
+    blob->Release();
+    if (FAILED(hr)) return failed(hr, "CreateRootSignature");
+    D3D12_COMPUTE_PIPELINE_STATE_DESC pso{};
+    pso.pRootSignature = p.root;
+    pso.CS.pShaderBytecode = code.value().data();
+    pso.CS.BytecodeLength = code.value().size();
+    if (FAILED(hr = device_->CreateComputePipelineState(&pso, IID_ID3D12PipelineState,
+                                                        reinterpret_cast<void**>(&p.state)))) {
+        release(p.root);
+        return failed(hr, (std::string("CreateComputePipelineState for ") + kernel.name).c_str());
+    }
+    pipelines_[kernel.name] = p;
+    return {};
+}
+
+const Pipeline& D3D12Device::pipeline(const kernels::KernelInfo& kernel) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return pipelines_.at(kernel.name);
+}
+
+Result<std::unique_ptr<detail::BackendCommandList>> D3D12Device::beginCommands(uint32_t) {
+    ListSlot slot;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (lost_) return Status(StatusCode::DeviceLost, "the device was lost");
+        if (Status s = retire(); !s) return s;
+        if (!freeSlots_.empty()) slot = freeSlots_.back(), freeSlots_.pop_back();
+    }
+    HRESULT hr;
+    if (!slot.allocator) {
+        if (FAILED(hr = device_->CreateCommandAllocator(D3D12_COMMAND_LIST_TYPE_COMPUTE,
+                                                        IID_ID3D12CommandAllocator,
+                                                        reinterpret_cast<void**>(&slot.allocator))))
+            return failed(hr, "CreateCommandAllocator");
+        if (FAILED(hr = device_->CreateCommandList(0, D3D12_COMMAND_LIST_TYPE_COMPUTE, slot.allocator,
+                                                   nullptr, IID_ID3D12GraphicsCommandList,
+                                                   reinterpret_cast<void**>(&slot.list))))
+            return failed(hr, "CreateCommandList");
+        D3D12_DESCRIPTOR_HEAP_DESC heap{};
+        heap.Type = D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV;
+        heap.NumDescriptors = kDescriptorsPerList;
+        heap.Flags = D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE;
+        if (FAILED(hr = device_->CreateDescriptorHeap(&heap, IID_ID3D12DescriptorHeap,
+                                                      reinterpret_cast<void**>(&slot.heap))))
+            return failed(hr, "CreateDescriptorHeap");
+    } else {
+        slot.allocator->Reset();
+        slot.list->Reset(slot.allocator, nullptr);
+    }
+    slot.list->SetDescriptorHeaps(1, &slot.heap);
+    return std::unique_ptr<detail::BackendCommandList>(std::make_unique<D3D12CommandList>(*this, slot));
+}
+
+Result<uint64_t> D3D12Device::submit(std::unique_ptr<detail::BackendCommandList> commands) {
+    auto& list = static_cast<D3D12CommandList&>(*commands);
+    list.finish();
+    Status recorded = list.status;
+    ListSlot slot = list.release();
+    commands.reset();
+    HRESULT hr = slot.list->Close();
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!recorded.ok() || FAILED(hr)) {
+        freeSlots_.push_back(slot);
+        return recorded.ok() ? failed(hr, "Close") : recorded;
+    }
+    ID3D12CommandList* lists[] = {slot.list};
+    queue_->ExecuteCommandLists(1, lists);
+    const uint64_t ticket = nextTicket_++;
+    if (FAILED(hr = queue_->Signal(fence_, ticket))) return failed(hr, "Signal");
+    inFlight_.push_back({ticket, slot});
+    return ticket;
+}
+
+Status D3D12Device::retire() {
+    const uint64_t done = fence_->GetCompletedValue();
+    if (done == UINT64_MAX && device_->GetDeviceRemovedReason() != S_OK) {
+        lost_ = true;
+        return Status(StatusCode::DeviceLost, "the D3D12 device was removed");
+    }
+    while (!inFlight_.empty() && inFlight_.front().first <= done) {
+        freeSlots_.push_back(inFlight_.front().second);
+        inFlight_.pop_front();
+    }
+    return {};
+}
+
+Status D3D12Device::wait(uint64_t ticket, uint64_t timeoutNs) {
+    const auto start = std::chrono::steady_clock::now();
+    for (;;) {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            if (Status s = retire(); !s) return s;
+            if (fence_->GetCompletedValue() >= ticket) return {};
+        }
+        const auto waited = std::chrono::steady_clock::now() - start;
+        if (static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(waited).count()) >=
+            timeoutNs)
+            return Status(StatusCode::Timeout, "ticket " + std::to_string(ticket) +
+                                                   " did not complete within " +
+                                                   std::to_string(timeoutNs / 1000000) + " ms");
+        std::this_thread::sleep_for(std::chrono::microseconds(20));
+    }
+}
+
+Result<bool> D3D12Device::isComplete(uint64_t ticket) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (Status s = retire(); !s) return s;
+    return fence_->GetCompletedValue() >= ticket;
+}
+
+void D3D12Device::recycle(ListSlot slot) {
+    slot.list->Close();
+    std::lock_guard<std::mutex> lock(mutex_);
+    freeSlots_.push_back(slot);
+}
+
+} // namespace ripple::d3d12
+
+namespace ripple::detail {
+Result<std::unique_ptr<BackendDevice>> createD3D12Device(const DeviceOptions& options) {
+    auto d = d3d12::D3D12Device::create(options);
+    if (!d) return d.status();
+    return std::unique_ptr<BackendDevice>(std::move(d.value()));
+}
+} // namespace ripple::detail

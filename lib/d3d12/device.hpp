@@ -1,0 +1,110 @@
+// The D3D12 backend: a device and compute queue, committed buffers, root signatures and pipeline states
+// derived from each kernel's reflection (root constants at b0, one descriptor table of raw SRV/UAV views),
+// command lists with shader-visible descriptor heaps and explicit buffer state tracking, and a fence whose
+// values are the tickets.
+#pragma once
+
+#include "d3d12/d3d12_api.hpp"
+#include "runtime/backend.hpp"
+
+#include <deque>
+#include <map>
+#include <mutex>
+
+namespace ripple::d3d12 {
+
+class D3D12Buffer : public detail::BackendBuffer {
+  public:
+    ~D3D12Buffer() override;
+    ID3D12Resource* resource = nullptr;
+    D3D12_HEAP_TYPE heap = D3D12_HEAP_TYPE_DEFAULT;
+};
+
+struct Pipeline {
+    ID3D12RootSignature* root = nullptr;
+    ID3D12PipelineState* state = nullptr;
+    uint32_t constants = 0; // 32-bit root constants at b0
+};
+
+struct ListSlot {
+    ID3D12CommandAllocator* allocator = nullptr;
+    ID3D12GraphicsCommandList* list = nullptr;
+    ID3D12DescriptorHeap* heap = nullptr; // shader visible, kDescriptorsPerList
+};
+
+class D3D12Device : public detail::BackendDevice {
+  public:
+    ~D3D12Device() override;
+    static Result<std::unique_ptr<D3D12Device>> create(const DeviceOptions& options);
+
+    const AdapterInfo& adapter() const override { return adapter_; }
+    uint32_t validationMessages() const override { return 0; }
+    void log(LogLevel level, const std::string& message) const override;
+    Result<std::unique_ptr<detail::BackendBuffer>> createBuffer(uint64_t size, bool hostVisible) override;
+    Status upload(detail::BackendBuffer& buffer, uint64_t offset, const void* data, uint64_t size) override;
+    Status download(detail::BackendBuffer& buffer, uint64_t offset, void* data, uint64_t size) override;
+    Result<std::vector<uint8_t>> pipelineCacheData() override { return std::vector<uint8_t>{}; }
+    void setLabel(detail::BackendBuffer& buffer, const std::string& label) override;
+    Status preparePipeline(const kernels::KernelInfo& kernel) override;
+    Result<std::unique_ptr<detail::BackendCommandList>> beginCommands(uint32_t timestampSlots) override;
+    Result<uint64_t> submit(std::unique_ptr<detail::BackendCommandList> commands) override;
+    Status wait(uint64_t ticket, uint64_t timeoutNs) override;
+    Result<bool> isComplete(uint64_t ticket) override;
+    std::vector<uint64_t> timestamps(uint64_t) override { return {}; }
+
+    // Tests on Linux, where nothing compiles HLSL to DXBC: bytecode for a kernel, by name.
+    void setBytecodeForTesting(const std::string& kernel, std::vector<uint8_t> dxbc);
+
+    ID3D12Device* handle() const { return device_; }
+    const Pipeline& pipeline(const kernels::KernelInfo& kernel);
+    void recycle(ListSlot slot);
+
+  private:
+    Result<std::vector<uint8_t>> bytecode(const kernels::KernelInfo& kernel);
+    Status retire(); // caller holds mutex_
+
+    AdapterInfo adapter_;
+    LogCallback log_;
+    ID3D12Device* device_ = nullptr;
+    ID3D12CommandQueue* queue_ = nullptr;
+    ID3D12Fence* fence_ = nullptr;
+    uint64_t nextTicket_ = 1;
+    std::mutex mutex_;
+    std::map<std::string, Pipeline> pipelines_;
+    std::map<std::string, std::vector<uint8_t>> testBytecode_;
+    std::deque<std::pair<uint64_t, ListSlot>> inFlight_;
+    std::vector<ListSlot> freeSlots_;
+    bool lost_ = false;
+};
+
+class D3D12CommandList : public detail::BackendCommandList {
+  public:
+    D3D12CommandList(D3D12Device& device, ListSlot slot) : device_(device), slot_(slot) {}
+    ~D3D12CommandList() override;
+    void dispatch(const kernels::KernelInfo& kernel, const std::vector<detail::BufferRange>& bindings,
+                  const uint32_t push[3], uint32_t groups) override;
+    void fill(const detail::BufferRange& range, uint32_t value) override;
+    void copy(const detail::BufferRange& source, const detail::BufferRange& destination) override;
+    void barrier() override;
+    void beginLabel(const std::string&) override {}
+    void endLabel() override {}
+    void timestamp(uint32_t) override {}
+    void hostReadBarrier() override {} // a fence wait makes readback-heap writes visible
+    // Every buffer back to COMMON, where the next command list finds it.
+    void finish();
+    ListSlot release() {
+        ListSlot s = slot_;
+        slot_ = {};
+        return s;
+    }
+    Status status;
+
+  private:
+    void transition(D3D12Buffer* buffer, D3D12_RESOURCE_STATES state);
+    D3D12Device& device_;
+    ListSlot slot_;
+    uint32_t descriptorsUsed_ = 0;
+    std::map<D3D12Buffer*, D3D12_RESOURCE_STATES> states_; // this list's view; absent = COMMON
+};
+
+} // namespace ripple::d3d12
