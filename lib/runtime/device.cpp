@@ -122,8 +122,8 @@ Device::Device(Device&&) noexcept = default;
 Device& Device::operator=(Device&&) noexcept = default;
 Device::~Device() = default;
 
-const char* toString(Backend) {
-    return "Vulkan";
+const char* toString(Backend backend) {
+    return backend == Backend::D3D12 ? "D3D12" : "Vulkan";
 }
 const char* toString(AdapterType type) {
     switch (type) {
@@ -140,7 +140,16 @@ const char* toString(AdapterType type) {
     }
 }
 
-Result<std::vector<AdapterInfo>> enumerateAdapters(Backend) {
+Result<std::vector<AdapterInfo>> enumerateAdapters(Backend backend) {
+    if (backend == Backend::D3D12) {
+#if defined(RIPPLE_HAS_D3D12)
+        auto d = detail::createD3D12Device({});
+        if (!d) return d.status();
+        return std::vector<AdapterInfo>{d.value()->adapter()};
+#else
+        return Status(StatusCode::Unsupported, "enumerateAdapters: this ripple was built without D3D12");
+#endif
+    }
     return detail::vulkanEnumerateAdapters();
 }
 

@@ -6,7 +6,8 @@
 //   ripple-run scatter-elements --input X.npy --indices I.npy --updates U.npy --axis A --output O.npy
 //                    [--reduction none]
 //   ripple-run devices
-// Options for every operator: --device N (adapter index, see `devices`; RIPPLE_DEVICE=N does the same),
+// Options for every operator: --backend vulkan|d3d12 (default vulkan; d3d12 where ripple was built with it),
+// --device N (adapter index, see `devices`; RIPPLE_DEVICE=N does the same),
 // --validation (Khronos layer; also RIPPLE_VALIDATION=1; any validation message then fails the run with
 // exit 1), --portable (32-bit-storage kernels only), --print (print inputs and outputs).
 // Arrays keep their NumPy rank and are right-aligned to a common DimensionCount (leading 1s). Axis may be
@@ -136,7 +137,7 @@ struct Args {
 bool parse(int argc, char** argv, Args& args, std::string& error) {
     static const char* valued[] = {"input",     "indices",   "updates",    "output",        "axis",
                                    "k",         "direction", "index-type", "output-values", "output-indices",
-                                   "reduction", "device"};
+                                   "reduction", "device",    "backend"};
     if (argc < 2)
         return error = "usage: ripple-run top-k|scatter-nd|scatter-elements|devices [options]", false;
     args.op = argv[1];
@@ -203,16 +204,24 @@ ripple::Status makeTensors(ripple::Device& device, const std::vector<const npy::
 }
 
 int listDevices() {
-    auto adapters = ripple::enumerateAdapters();
+    auto adapters = ripple::enumerateAdapters(ripple::Backend::Vulkan);
     if (!adapters) return fail(kOther, adapters.status().message());
     if (adapters.value().empty()) return fail(kOther, "no Vulkan 1.1 adapter found");
+    // D3D12 adapters too, where this ripple was built with D3D12 (Unsupported otherwise: nothing to list).
+    if (auto d3d12 = ripple::enumerateAdapters(ripple::Backend::D3D12); d3d12.ok())
+        adapters.value().insert(adapters.value().end(), d3d12.value().begin(), d3d12.value().end());
     for (const ripple::AdapterInfo& a : adapters.value()) {
         const auto& f = a.features;
-        std::printf("%u: %s\n   backend %s, type %s, Vulkan %u.%u.%u, subgroup size %u, "
-                    "maxStorageBufferRange %" PRIu64 "\n   features:%s%s%s%s%s%s%s%s%s\n",
+        std::string api = a.backend == ripple::Backend::Vulkan
+                              ? ", Vulkan " + std::to_string((a.apiVersion >> 22) & 0x7F) + "." +
+                                    std::to_string((a.apiVersion >> 12) & 0x3FF) + "." +
+                                    std::to_string(a.apiVersion & 0xFFF) + ", subgroup size " +
+                                    std::to_string(f.subgroupSize)
+                              : ", portable kernels (HLSL shader model 5.1)";
+        std::printf("%u: %s\n   backend %s, type %s%s, maxStorageBufferRange %" PRIu64
+                    "\n   features:%s%s%s%s%s%s%s%s%s\n",
                     a.index, a.name.c_str(), ripple::toString(a.backend), ripple::toString(a.type),
-                    (a.apiVersion >> 22) & 0x7F, (a.apiVersion >> 12) & 0x3FF, a.apiVersion & 0xFFF,
-                    f.subgroupSize, f.maxStorageBufferRange, f.int64 ? " shaderInt64" : "",
+                    api.c_str(), f.maxStorageBufferRange, f.int64 ? " shaderInt64" : "",
                     f.int64Atomics ? " int64Atomics" : "", f.int16 ? " shaderInt16" : "",
                     f.int8 ? " shaderInt8" : "", f.float16 ? " shaderFloat16" : "",
                     f.storage8 ? " storage8" : "", f.storage16 ? " storage16" : "",
@@ -229,6 +238,11 @@ int run(const Args& args) {
     const char* validationEnv = std::getenv("RIPPLE_VALIDATION");
     options.validation = args.validation || (validationEnv && std::strcmp(validationEnv, "1") == 0);
     if (args.portable) options.kernels = ripple::KernelPreference::Portable;
+    if (args.has("backend")) {
+        const std::string& b = args.values.at("backend");
+        if (b != "vulkan" && b != "d3d12") return fail(kInvalid, "--backend must be vulkan or d3d12");
+        options.backend = b == "d3d12" ? ripple::Backend::D3D12 : ripple::Backend::Vulkan;
+    }
     if (args.has("device")) {
         long long v;
         if (!parseInt(args.values.at("device"), v) || v < 0)

@@ -99,6 +99,7 @@ TEST_CASE("D3D12 through the public API: a device, and a clear error where vkd3d
     INFO(device.status().message());
     REQUIRE(device.ok());
     CHECK(device->adapter().backend == Backend::D3D12);
+    CHECK(std::string(toString(device->adapter().backend)) == "D3D12");
     TopKDesc d;
     d.InputTensor = {DataType::Float32, {2, 5}, {}};
     d.OutputValueTensor = {DataType::Float32, {2, 2}, {}};
@@ -110,5 +111,7 @@ TEST_CASE("D3D12 through the public API: a device, and a clear error where vkd3d
     CHECK(op.status().message().find("no HLSL compiler here") != std::string::npos);
     auto adapters = enumerateAdapters(Backend::D3D12);
     REQUIRE(adapters.ok());
-    CHECK(adapters.value().size() == 1);
+    REQUIRE(adapters.value().size() == 1);
+    CHECK(adapters.value()[0].backend == Backend::D3D12);
+    CHECK(adapters.value()[0].name.find("vkd3d") != std::string::npos);
 }
