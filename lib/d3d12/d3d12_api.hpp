@@ -19,6 +19,12 @@
 #include <dxgi1_6.h>
 #include <windows.h>
 #define RIPPLE_D3D12_WINDOWS 1
+#elif defined(RIPPLE_D3D12_DIRECTX_HEADERS)
+// A compile-only check of the back-end against Microsoft's DirectX-Headers (their Linux/WSL flavour,
+// Debian's directx-headers-dev); there is nothing on Linux to link it with.
+#include <wsl/winadapter.h>
+#include <directx/d3d12.h>
+#define RIPPLE_D3D12_WINDOWS 0
 #else
 #include <vkd3d_utils.h>
 #define RIPPLE_D3D12_WINDOWS 0
