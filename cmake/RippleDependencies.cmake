@@ -21,10 +21,12 @@ _ripple_require(RIPPLE_GLSLANG_VALIDATOR glslang-tools "glslangValidator")
 find_program(RIPPLE_SPIRV_VAL spirv-val)
 _ripple_require(RIPPLE_SPIRV_VAL spirv-tools "spirv-val")
 
-find_package(spirv_cross_c_shared QUIET CONFIG)
-_ripple_require(spirv_cross_c_shared_FOUND libspirv-cross-c-shared-dev "SPIRV-Cross C API (spirv_cross_c_shared)")
+if(NOT CMAKE_CROSSCOMPILING) # only ripple-embed, a build-machine tool, links it
+    find_package(spirv_cross_c_shared QUIET CONFIG)
+    _ripple_require(spirv_cross_c_shared_FOUND libspirv-cross-c-shared-dev "SPIRV-Cross C API (spirv_cross_c_shared)")
+endif()
 
-if(RIPPLE_BUILD_TESTS)
+if(RIPPLE_BUILD_TESTS AND NOT CMAKE_CROSSCOMPILING) # a cross-build uses the header alone (below)
     find_package(Catch2 2 QUIET CONFIG)
     _ripple_require(Catch2_FOUND catch2 "Catch2 v2 (for RIPPLE_BUILD_TESTS)")
 endif()
@@ -50,6 +52,27 @@ if(_ripple_missing)
     list(JOIN _ripple_missing "\n" _ripple_missing_text)
     message(FATAL_ERROR "ripple: missing build dependencies:\n${_ripple_missing_text}\n"
                         "On Debian 12: apt-get install <package>...")
+endif()
+
+# A cross-build must not see the build machine's /usr/include (its libc headers): the platform-neutral pieces
+# ripple takes from there (Vulkan headers, volk, Catch2) are copied into the build folder instead.
+if(CMAKE_CROSSCOMPILING)
+    set(_staged ${CMAKE_BINARY_DIR}/staged-headers)
+    file(COPY ${RIPPLE_VULKAN_INCLUDE_DIR}/vulkan DESTINATION ${_staged})
+    if(EXISTS ${RIPPLE_VULKAN_INCLUDE_DIR}/vk_video)
+        file(COPY ${RIPPLE_VULKAN_INCLUDE_DIR}/vk_video DESTINATION ${_staged})
+    endif()
+    file(COPY ${RIPPLE_VOLK_DIR}/volk.h ${RIPPLE_VOLK_DIR}/volk.c DESTINATION ${_staged}/volk)
+    set(RIPPLE_VULKAN_INCLUDE_DIR ${_staged})
+    set(RIPPLE_VOLK_DIR ${_staged}/volk)
+    if(RIPPLE_BUILD_TESTS)
+        find_path(_catch_dir catch2/catch.hpp)
+        _ripple_require(_catch_dir catch2 "Catch2 v2 (for RIPPLE_BUILD_TESTS)")
+        file(COPY ${_catch_dir}/catch2 DESTINATION ${_staged}/catch)
+        add_library(ripple_catch2 INTERFACE)
+        target_include_directories(ripple_catch2 SYSTEM INTERFACE ${_staged}/catch)
+        add_library(Catch2::Catch2 ALIAS ripple_catch2)
+    endif()
 endif()
 
 # volk is shipped as source and defines a global for every Vulkan function (vkCreateInstance, ...) plus

@@ -4,6 +4,11 @@
 #include <cstring>
 #include <fstream>
 
+#if defined(_WIN32)
+#define NOMINMAX
+#include <windows.h>
+#endif
+
 namespace npy {
 
 uint64_t Array::count() const {
@@ -151,7 +156,12 @@ bool save(const std::string& path, const Array& array, std::string& error) {
             return error = "cannot write " + path, false;
         }
     }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+#if defined(_WIN32)
+    const bool moved = MoveFileExA(tmp.c_str(), path.c_str(), MOVEFILE_REPLACE_EXISTING) != 0;  // rename won't replace
+#else
+    const bool moved = std::rename(tmp.c_str(), path.c_str()) == 0;
+#endif
+    if (!moved) {
         std::remove(tmp.c_str());
         return error = "cannot write " + path, false;
     }
