@@ -4,12 +4,13 @@
 #   tools/quickstart.sh demo   install the packages, build, run ripple-run on DirectML's ScatterND and TopK
 #                              examples through lavapipe (Mesa's Vulkan on the CPU), printing inputs and results
 #   tools/quickstart.sh test   install the packages, build, run the whole test suite (CTest)
+#   tools/quickstart.sh deps   only install the packages
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 what=${1:-}
-if [[ $what != demo && $what != test ]]; then
-    echo "usage: $0 demo|test" >&2
+if [[ $what != demo && $what != test && $what != deps ]]; then
+    echo "usage: $0 demo|test|deps" >&2
     exit 2
 fi
 
@@ -24,6 +25,8 @@ if ((${#missing[@]})); then
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+
+[[ $what == deps ]] && exit 0
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
 cmake --build build
