@@ -5,6 +5,11 @@
 namespace ripple::d3d12 {
 
 D3D12CommandList::~D3D12CommandList() {
+    if (external_) { // the engine's list: leave its buffers in COMMON, keep our heap until teardown
+        finish();
+        device_.keepHeap(slot_.heap);
+        return;
+    }
     if (slot_.list) device_.recycle(slot_); // dropped without submitting
 }
 

@@ -1,6 +1,6 @@
 // Which D3D12 headers: Windows' own (SDK, MinGW or DirectX-Headers) on Windows; vkd3d's on Linux, where
 // vkd3d implements D3D12 over Vulkan (its COM methods use the ms_abi its own headers declare, so calling it
-// through Microsoft's headers breaks: see ../../docs/D3D12.md).
+// through Microsoft's headers breaks; README, "D3D12: what is verified where").
 #pragma once
 
 #ifndef NOMINMAX
@@ -13,11 +13,13 @@
 #define WIDL_EXPLICIT_AGGREGATE_RETURNS
 #endif
 
+// These includes must stay in this order (winadapter.h before d3d12.h).
+// clang-format off
 #if defined(_WIN32)
+#include <windows.h>
 #include <d3d12.h>
 #include <d3dcompiler.h>
 #include <dxgi1_6.h>
-#include <windows.h>
 #define RIPPLE_D3D12_WINDOWS 1
 #elif defined(RIPPLE_D3D12_DIRECTX_HEADERS)
 // A compile-only check of the back-end against Microsoft's DirectX-Headers (their Linux/WSL flavour,
@@ -29,3 +31,4 @@
 #include <vkd3d_utils.h>
 #define RIPPLE_D3D12_WINDOWS 0
 #endif
+// clang-format on

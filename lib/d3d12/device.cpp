@@ -84,6 +84,64 @@ Result<std::unique_ptr<D3D12Device>> D3D12Device::create(const DeviceOptions& op
     return dev;
 }
 
+Result<std::unique_ptr<D3D12Device>> D3D12Device::adopt(ID3D12Device* device, ID3D12CommandQueue* queue,
+                                                        std::function<void()> lockQueue,
+                                                        std::function<void()> unlockQueue,
+                                                        const DeviceOptions& options) {
+    if (!device || !queue)
+        return Status(StatusCode::InvalidArgument, "adoptD3D12Device: device and queue must both be set");
+    auto dev = std::unique_ptr<D3D12Device>(new D3D12Device());
+    dev->log_ = options.log;
+    dev->adapter_.backend = Backend::D3D12;
+    dev->adapter_.name = "the engine's D3D12 device";
+    dev->adapter_.type = AdapterType::Other;
+    AdapterFeatures& f = dev->adapter_.features;
+    f.maxStorageBufferRange = 1ull << 29;
+    f.minStorageBufferOffsetAlignment = 16;
+    f.timelineSemaphore = true;
+    device->AddRef();
+    queue->AddRef();
+    dev->device_ = device;
+    dev->queue_ = queue;
+    dev->lockQueue_ = std::move(lockQueue);
+    dev->unlockQueue_ = std::move(unlockQueue);
+    HRESULT hr = device->CreateFence(0, D3D12_FENCE_FLAG_NONE, IID_ID3D12Fence,
+                                     reinterpret_cast<void**>(&dev->fence_));
+    if (FAILED(hr)) return failed(hr, "CreateFence");
+    return dev;
+}
+
+std::unique_ptr<detail::BackendBuffer> D3D12Device::wrapResource(ID3D12Resource* resource, uint64_t size) {
+    auto b = std::make_unique<D3D12Buffer>();
+    resource->AddRef();
+    b->resource = resource;
+    b->size = size;
+    D3D12_HEAP_PROPERTIES props{};
+    D3D12_HEAP_FLAGS flags{};
+    if (SUCCEEDED(resource->GetHeapProperties(&props, &flags))) b->heap = props.Type;
+    return b;
+}
+
+Result<std::unique_ptr<detail::BackendCommandList>>
+D3D12Device::wrapCommands(ID3D12GraphicsCommandList* list) {
+    ListSlot slot;
+    slot.list = list;
+    D3D12_DESCRIPTOR_HEAP_DESC heap{};
+    heap.Type = D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV;
+    heap.NumDescriptors = kDescriptorsPerList;
+    heap.Flags = D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE;
+    HRESULT hr =
+        device_->CreateDescriptorHeap(&heap, IID_ID3D12DescriptorHeap, reinterpret_cast<void**>(&slot.heap));
+    if (FAILED(hr)) return failed(hr, "CreateDescriptorHeap");
+    list->SetDescriptorHeaps(1, &slot.heap);
+    return std::unique_ptr<detail::BackendCommandList>(std::make_unique<D3D12CommandList>(*this, slot, true));
+}
+
+void D3D12Device::keepHeap(ID3D12DescriptorHeap* heap) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    engineHeaps_.push_back(heap);
+}
+
 D3D12Device::~D3D12Device() {
     if (fence_ && !inFlight_.empty()) (void)wait(inFlight_.back().first, UINT64_MAX);
     for (auto& [t, slot] : inFlight_) freeSlots_.push_back(slot);
@@ -92,6 +150,7 @@ D3D12Device::~D3D12Device() {
         release(s.allocator);
         release(s.heap);
     }
+    for (ID3D12DescriptorHeap*& h : engineHeaps_) release(h);
     for (auto& [name, p] : pipelines_) {
         release(p.state);
         release(p.root);
@@ -329,7 +388,9 @@ Result<uint64_t> D3D12Device::submit(std::unique_ptr<detail::BackendCommandList>
         return recorded.ok() ? failed(hr, "Close") : recorded;
     }
     ID3D12CommandList* lists[] = {slot.list};
+    if (lockQueue_) lockQueue_(); // an engine's queue: it may be submitting from other threads
     queue_->ExecuteCommandLists(1, lists);
+    if (unlockQueue_) unlockQueue_();
     const uint64_t ticket = nextTicket_++;
     if (FAILED(hr = queue_->Signal(fence_, ticket))) return failed(hr, "Signal");
     inFlight_.push_back({ticket, slot});

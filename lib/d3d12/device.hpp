@@ -8,6 +8,7 @@
 #include "runtime/backend.hpp"
 
 #include <deque>
+#include <functional>
 #include <map>
 #include <mutex>
 
@@ -36,6 +37,15 @@ class D3D12Device : public detail::BackendDevice {
   public:
     ~D3D12Device() override;
     static Result<std::unique_ptr<D3D12Device>> create(const DeviceOptions& options);
+    // An engine's device and queue (references added, released with this device).
+    static Result<std::unique_ptr<D3D12Device>> adopt(ID3D12Device* device, ID3D12CommandQueue* queue,
+                                                      std::function<void()> lockQueue,
+                                                      std::function<void()> unlockQueue,
+                                                      const DeviceOptions& options);
+    std::unique_ptr<detail::BackendBuffer> wrapResource(ID3D12Resource* resource, uint64_t size);
+    // Commands recorded into an engine's open command list, with a descriptor heap of ripple's own.
+    Result<std::unique_ptr<detail::BackendCommandList>> wrapCommands(ID3D12GraphicsCommandList* list);
+    void keepHeap(ID3D12DescriptorHeap* heap); // an engine list's heap, until teardown
 
     const AdapterInfo& adapter() const override { return adapter_; }
     uint32_t validationMessages() const override { return 0; }
@@ -75,11 +85,14 @@ class D3D12Device : public detail::BackendDevice {
     std::deque<std::pair<uint64_t, ListSlot>> inFlight_;
     std::vector<ListSlot> freeSlots_;
     bool lost_ = false;
+    std::function<void()> lockQueue_, unlockQueue_;
+    std::vector<ID3D12DescriptorHeap*> engineHeaps_;
 };
 
 class D3D12CommandList : public detail::BackendCommandList {
   public:
-    D3D12CommandList(D3D12Device& device, ListSlot slot) : device_(device), slot_(slot) {}
+    D3D12CommandList(D3D12Device& device, ListSlot slot, bool external = false)
+        : device_(device), slot_(slot), external_(external) {}
     ~D3D12CommandList() override;
     void dispatch(const kernels::KernelInfo& kernel, const std::vector<detail::BufferRange>& bindings,
                   const uint32_t push[3], uint32_t groups) override;
@@ -103,6 +116,7 @@ class D3D12CommandList : public detail::BackendCommandList {
     void transition(D3D12Buffer* buffer, D3D12_RESOURCE_STATES state);
     D3D12Device& device_;
     ListSlot slot_;
+    bool external_ = false; // an engine's command list: never closed or submitted by ripple
     uint32_t descriptorsUsed_ = 0;
     std::map<D3D12Buffer*, D3D12_RESOURCE_STATES> states_; // this list's view; absent = COMMON
 };

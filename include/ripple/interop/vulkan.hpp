@@ -5,6 +5,7 @@
 #pragma once
 
 #include "ripple/device.hpp"
+#include "ripple/interop/recording.hpp"
 
 #include <vulkan/vulkan.h>
 
@@ -51,15 +52,5 @@ Result<Buffer> wrapVulkanBuffer(Device& device, VkBuffer buffer, VkDeviceSize si
 // After the last command ripple records a barrier from its writes to HOST reads only: an engine stage that
 // consumes ripple's outputs needs its own barrier from COMPUTE_SHADER | TRANSFER writes.
 Result<CommandRecorder> recordInto(Device& device, VkCommandBuffer commandBuffer);
-
-// Work recorded into an engine command buffer, waiting for the engine to tell ripple it completed.
-struct PendingWork {
-    uint64_t id = 0;
-};
-// Closes the recording (the recorder is empty again and may not be used with that command buffer).
-Result<PendingWork> endRecording(Device& device, CommandRecorder& recorder);
-// Call once the engine knows the command buffer finished on the GPU (its fence or semaphore): releases
-// what the recording held and returns the first operator error, e.g. IndexOutOfRange naming the operator.
-Status completeRecording(Device& device, PendingWork work);
 
 } // namespace ripple::interop

@@ -1,0 +1,40 @@
+// Using ripple inside an engine's own D3D12 objects: its device and compute-capable queue, its buffers, and
+// its command lists. Include after the engine's D3D12 headers (the Windows SDK's d3d12.h, or MinGW's); this
+// header declares only what it needs.
+#pragma once
+
+#include "ripple/device.hpp"
+#include "ripple/interop/recording.hpp"
+
+#include <functional>
+
+struct ID3D12Device;
+struct ID3D12CommandQueue;
+struct ID3D12Resource;
+struct ID3D12GraphicsCommandList;
+
+namespace ripple::interop {
+
+// A ripple Device on the engine's ID3D12Device and a DIRECT or COMPUTE queue of it (for ripple's own
+// submissions: Device::submit, execute, upload, download). ripple adds references and releases them with
+// the Device. lockQueue/unlockQueue, when set, are called around ripple's ExecuteCommandLists.
+struct D3D12DeviceDesc {
+    ID3D12Device* device = nullptr;
+    ID3D12CommandQueue* queue = nullptr;
+    std::function<void()> lockQueue, unlockQueue;
+};
+Result<Device> adoptD3D12Device(const D3D12DeviceDesc& desc, const DeviceOptions& options = {});
+
+// A ripple Buffer over [0, size) of the engine's buffer resource, without copying. It must allow
+// unordered access and be in D3D12_RESOURCE_STATE_COMMON whenever ripple's commands start; ripple returns
+// it to COMMON when its commands end.
+Result<Buffer> wrapD3D12Resource(Device& device, ID3D12Resource* resource, uint64_t size);
+
+// A recorder that records into the engine's open command list (COMPUTE or DIRECT type). ripple sets its own
+// descriptor heap, root signatures and pipeline states on it; the engine re-sets its own afterwards.
+// Barriers: ripple transitions the buffers it uses from COMMON and back, and separates its dependent
+// commands with UAV barriers. The engine orders its own earlier writes to those buffers (they must be back
+// in COMMON). Close it with endRecording and completeRecording (interop/recording.hpp).
+Result<CommandRecorder> recordInto(Device& device, ID3D12GraphicsCommandList* commandList);
+
+} // namespace ripple::interop

@@ -1,0 +1,52 @@
+// include/ripple/interop/d3d12.hpp: a ripple Device on an engine's D3D12 device and queue, its buffers, and
+// recording into its command lists.
+#include "d3d12/device.hpp" // first: d3d12_api.hpp's switches precede the D3D12 headers
+#include "ripple/interop/d3d12.hpp"
+#include "runtime/recorder_impl.hpp"
+
+namespace ripple::interop {
+
+namespace {
+d3d12::D3D12Device* d3d12Of(Device& device) {
+    return device.impl_ ? dynamic_cast<d3d12::D3D12Device*>(device.impl_->backend.get()) : nullptr;
+}
+} // namespace
+
+Result<Device> adoptD3D12Device(const D3D12DeviceDesc& desc, const DeviceOptions& options) {
+    auto backend =
+        d3d12::D3D12Device::adopt(desc.device, desc.queue, desc.lockQueue, desc.unlockQueue, options);
+    if (!backend) return backend.status();
+    return detail::makeDevice(std::move(backend.value()), options);
+}
+
+Result<Buffer> wrapD3D12Resource(Device& device, ID3D12Resource* resource, uint64_t size) {
+    d3d12::D3D12Device* dev = d3d12Of(device);
+    if (!dev)
+        return Status(StatusCode::InvalidArgument,
+                      "wrapD3D12Resource: the Device is empty or not a D3D12 one");
+    if (!resource || size == 0)
+        return Status(StatusCode::InvalidArgument,
+                      "wrapD3D12Resource: resource must be set and size above 0");
+    Buffer b;
+    b.impl_ = std::make_shared<detail::BufferImpl>();
+    b.impl_->device = device.impl_;
+    b.impl_->buffer = dev->wrapResource(resource, size);
+    return b;
+}
+
+Result<CommandRecorder> recordInto(Device& device, ID3D12GraphicsCommandList* commandList) {
+    d3d12::D3D12Device* dev = d3d12Of(device);
+    if (!dev)
+        return Status(StatusCode::InvalidArgument, "recordInto: the Device is empty or not a D3D12 one");
+    if (!commandList) return Status(StatusCode::InvalidArgument, "recordInto: commandList is null");
+    auto list = dev->wrapCommands(commandList);
+    if (!list) return list.status();
+    CommandRecorder r;
+    r.impl_ = std::make_unique<detail::RecorderImpl>();
+    r.impl_->device = device.impl_;
+    r.impl_->external = true;
+    r.impl_->list = std::move(list.value());
+    return r;
+}
+
+} // namespace ripple::interop
