@@ -2,12 +2,15 @@
 // buffer state transitions (every buffer starts and ends a list in COMMON), global UAV barriers.
 #include "d3d12/device.hpp"
 
+#include <algorithm>
+
 namespace ripple::d3d12 {
 
 D3D12CommandList::~D3D12CommandList() {
     if (external_) { // the engine's list: leave its buffers in COMMON, keep our heap until teardown
         finish();
         device_.keepHeap(slot_.heap);
+        device_.keepHeap(slot_.cpuHeap);
         return;
     }
     if (slot_.list) device_.recycle(slot_); // dropped without submitting
@@ -102,10 +105,39 @@ void D3D12CommandList::dispatch(const kernels::KernelInfo& kernel,
     slot_.list->Dispatch(groups, 1, 1);
 }
 
-void D3D12CommandList::fill(const detail::BufferRange&, uint32_t) {
-    if (status.ok())
-        status =
-            Status(StatusCode::Unsupported, "D3D12: fillBuffer is not implemented yet on the D3D12 backend");
+void D3D12CommandList::fill(const detail::BufferRange& range, uint32_t value) {
+    if (!status.ok()) return;
+    if (descriptorsUsed_ + 1 > 8192) {
+        status = Status(StatusCode::Unsupported, "D3D12: more than 8192 bindings in one submission");
+        return;
+    }
+    // ClearUnorderedAccessViewUint takes a typed view twice: in the bound heap and in a CPU-only heap.
+    auto* buffer = static_cast<D3D12Buffer*>(range.buffer);
+    transition(buffer, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
+    ID3D12Device* dev = device_.handle();
+    const UINT step = dev->GetDescriptorHandleIncrementSize(D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+    D3D12_CPU_DESCRIPTOR_HANDLE shaderCpu = slot_.heap->GetCPUDescriptorHandleForHeapStart();
+    D3D12_GPU_DESCRIPTOR_HANDLE gpu = slot_.heap->GetGPUDescriptorHandleForHeapStart();
+    D3D12_CPU_DESCRIPTOR_HANDLE cpu = slot_.cpuHeap->GetCPUDescriptorHandleForHeapStart();
+    shaderCpu.ptr += static_cast<SIZE_T>(descriptorsUsed_) * step;
+    cpu.ptr += static_cast<SIZE_T>(descriptorsUsed_) * step;
+    gpu.ptr += static_cast<UINT64>(descriptorsUsed_) * step;
+    ++descriptorsUsed_;
+    D3D12_UNORDERED_ACCESS_VIEW_DESC v{};
+    v.Format = DXGI_FORMAT_R32_UINT;
+    v.ViewDimension = D3D12_UAV_DIMENSION_BUFFER;
+    v.Buffer.FirstElement = range.offset / 4;
+    v.Buffer.NumElements = static_cast<UINT>(range.size / 4);
+    dev->CreateUnorderedAccessView(buffer->resource, nullptr, &v, shaderCpu);
+    dev->CreateUnorderedAccessView(buffer->resource, nullptr, &v, cpu);
+    const UINT values[4] = {value, value, value, value};
+    slot_.list->ClearUnorderedAccessViewUint(gpu, cpu, buffer->resource, values, 0, nullptr);
+}
+
+void D3D12CommandList::timestamp(uint32_t slot) {
+    if (slot >= slot_.querySlots) return;
+    slot_.list->EndQuery(slot_.queries, D3D12_QUERY_TYPE_TIMESTAMP, slot);
+    slot_.queriesUsed = std::max(slot_.queriesUsed, slot + 1);
 }
 
 void D3D12CommandList::copy(const detail::BufferRange& source, const detail::BufferRange& destination) {

@@ -81,6 +81,8 @@ Result<std::unique_ptr<D3D12Device>> D3D12Device::create(const DeviceOptions& op
     f.maxStorageBufferRange = 1ull << 29; // raw views address up to 2^27 32-bit elements
     f.minStorageBufferOffsetAlignment = 16;
     f.timelineSemaphore = true; // tickets are fence values
+    f.timestamps = true;
+    dev->loadCache(options.pipelineCacheData);
     return dev;
 }
 
@@ -99,6 +101,7 @@ Result<std::unique_ptr<D3D12Device>> D3D12Device::adopt(ID3D12Device* device, ID
     f.maxStorageBufferRange = 1ull << 29;
     f.minStorageBufferOffsetAlignment = 16;
     f.timelineSemaphore = true;
+    f.timestamps = true;
     device->AddRef();
     queue->AddRef();
     dev->device_ = device;
@@ -108,6 +111,7 @@ Result<std::unique_ptr<D3D12Device>> D3D12Device::adopt(ID3D12Device* device, ID
     HRESULT hr = device->CreateFence(0, D3D12_FENCE_FLAG_NONE, IID_ID3D12Fence,
                                      reinterpret_cast<void**>(&dev->fence_));
     if (FAILED(hr)) return failed(hr, "CreateFence");
+    dev->loadCache(options.pipelineCacheData);
     return dev;
 }
 
@@ -122,10 +126,7 @@ std::unique_ptr<detail::BackendBuffer> D3D12Device::wrapResource(ID3D12Resource*
     return b;
 }
 
-Result<std::unique_ptr<detail::BackendCommandList>>
-D3D12Device::wrapCommands(ID3D12GraphicsCommandList* list) {
-    ListSlot slot;
-    slot.list = list;
+Status D3D12Device::makeDescriptorHeaps(ListSlot& slot) {
     D3D12_DESCRIPTOR_HEAP_DESC heap{};
     heap.Type = D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV;
     heap.NumDescriptors = kDescriptorsPerList;
@@ -133,6 +134,18 @@ D3D12Device::wrapCommands(ID3D12GraphicsCommandList* list) {
     HRESULT hr =
         device_->CreateDescriptorHeap(&heap, IID_ID3D12DescriptorHeap, reinterpret_cast<void**>(&slot.heap));
     if (FAILED(hr)) return failed(hr, "CreateDescriptorHeap");
+    heap.Flags = D3D12_DESCRIPTOR_HEAP_FLAG_NONE;
+    hr = device_->CreateDescriptorHeap(&heap, IID_ID3D12DescriptorHeap,
+                                       reinterpret_cast<void**>(&slot.cpuHeap));
+    if (FAILED(hr)) return failed(hr, "CreateDescriptorHeap (CPU)");
+    return {};
+}
+
+Result<std::unique_ptr<detail::BackendCommandList>>
+D3D12Device::wrapCommands(ID3D12GraphicsCommandList* list) {
+    ListSlot slot;
+    slot.list = list;
+    if (Status s = makeDescriptorHeaps(slot); !s) return s;
     list->SetDescriptorHeaps(1, &slot.heap);
     return std::unique_ptr<detail::BackendCommandList>(std::make_unique<D3D12CommandList>(*this, slot, true));
 }
@@ -142,6 +155,15 @@ void D3D12Device::keepHeap(ID3D12DescriptorHeap* heap) {
     engineHeaps_.push_back(heap);
 }
 
+std::vector<uint64_t> D3D12Device::timestamps(uint64_t ticket) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = timestamps_.find(ticket);
+    if (it == timestamps_.end()) return {};
+    std::vector<uint64_t> t = std::move(it->second);
+    timestamps_.erase(it);
+    return t;
+}
+
 D3D12Device::~D3D12Device() {
     if (fence_ && !inFlight_.empty()) (void)wait(inFlight_.back().first, UINT64_MAX);
     for (auto& [t, slot] : inFlight_) freeSlots_.push_back(slot);
@@ -149,6 +171,9 @@ D3D12Device::~D3D12Device() {
         release(s.list);
         release(s.allocator);
         release(s.heap);
+        release(s.cpuHeap);
+        release(s.queries);
+        release(s.queryReadback);
     }
     for (ID3D12DescriptorHeap*& h : engineHeaps_) release(h);
     for (auto& [name, p] : pipelines_) {
@@ -254,8 +279,74 @@ void D3D12Device::setBytecodeForTesting(const std::string& kernel, std::vector<u
     testBytecode_[kernel] = std::move(dxbc);
 }
 
+// Cache data: "RPLD3D12", version 1, the adapter's name, then (name, bytecode) pairs; lengths are uint32.
+namespace {
+constexpr char kCacheMagic[8] = {'R', 'P', 'L', 'D', '3', 'D', '1', '2'};
+void put32(std::vector<uint8_t>& out, uint32_t v) {
+    for (int i = 0; i < 4; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+}
+void putBytes(std::vector<uint8_t>& out, const void* p, size_t n) {
+    put32(out, static_cast<uint32_t>(n));
+    out.insert(out.end(), static_cast<const uint8_t*>(p), static_cast<const uint8_t*>(p) + n);
+}
+struct Reader {
+    const std::vector<uint8_t>& d;
+    size_t at = 0;
+    bool ok = true;
+    uint32_t u32() {
+        if (at + 4 > d.size()) return ok = false, 0;
+        uint32_t v = d[at] | (d[at + 1] << 8) | (d[at + 2] << 16) | (uint32_t(d[at + 3]) << 24);
+        at += 4;
+        return v;
+    }
+    std::vector<uint8_t> bytes() {
+        uint32_t n = u32();
+        if (!ok || at + n > d.size()) return ok = false, std::vector<uint8_t>{};
+        std::vector<uint8_t> v(d.begin() + static_cast<long>(at), d.begin() + static_cast<long>(at + n));
+        at += n;
+        return v;
+    }
+};
+} // namespace
+
+Result<std::vector<uint8_t>> D3D12Device::pipelineCacheData() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::vector<uint8_t> out(kCacheMagic, kCacheMagic + 8);
+    put32(out, 1);
+    putBytes(out, adapter_.name.data(), adapter_.name.size());
+    put32(out, static_cast<uint32_t>(bytecodeCache_.size()));
+    for (auto& [name, code] : bytecodeCache_) {
+        putBytes(out, name.data(), name.size());
+        putBytes(out, code.data(), code.size());
+    }
+    return out;
+}
+
+void D3D12Device::loadCache(const std::vector<uint8_t>& data) {
+    if (data.empty()) return;
+    Reader r{data};
+    bool ok = data.size() >= 8 && std::memcmp(data.data(), kCacheMagic, 8) == 0;
+    r.at = 8;
+    ok = ok && r.u32() == 1;
+    std::vector<uint8_t> name = ok ? r.bytes() : std::vector<uint8_t>{};
+    ok = ok && r.ok && std::string(name.begin(), name.end()) == adapter_.name;
+    std::map<std::string, std::vector<uint8_t>> entries;
+    for (uint32_t i = 0, n = ok ? r.u32() : 0; ok && i < n; ++i) {
+        std::vector<uint8_t> key = r.bytes(), code = r.bytes();
+        ok = r.ok;
+        if (ok) entries[std::string(key.begin(), key.end())] = std::move(code);
+    }
+    if (!ok) {
+        log(LogLevel::Warning, "DeviceOptions::pipelineCacheData is not D3D12 bytecode for " + adapter_.name +
+                                   " (another adapter, back-end, or a corrupt file): ignored");
+        return;
+    }
+    bytecodeCache_ = std::move(entries);
+}
+
 Result<std::vector<uint8_t>> D3D12Device::bytecode(const kernels::KernelInfo& kernel) {
     if (auto it = testBytecode_.find(kernel.name); it != testBytecode_.end()) return it->second;
+    if (auto it = bytecodeCache_.find(kernel.name); it != bytecodeCache_.end()) return it->second;
     if (!kernel.hlsl)
         return Status(StatusCode::Unsupported,
                       std::string("D3D12: kernel ") + kernel.name + " has no HLSL form");
@@ -287,6 +378,7 @@ Status D3D12Device::preparePipeline(const kernels::KernelInfo& kernel) {
     if (pipelines_.count(kernel.name)) return {};
     auto code = bytecode(kernel);
     if (!code) return code.status();
+    bytecodeCache_[kernel.name] = code.value(); // saved by pipelineCacheData()
     // Root signature from the reflection: root constants at b0, then one table of one raw view per binding.
     Pipeline p;
     p.constants = kernel.pushConstantBytes / 4;
@@ -342,7 +434,7 @@ const Pipeline& D3D12Device::pipeline(const kernels::KernelInfo& kernel) {
     return pipelines_.at(kernel.name);
 }
 
-Result<std::unique_ptr<detail::BackendCommandList>> D3D12Device::beginCommands(uint32_t) {
+Result<std::unique_ptr<detail::BackendCommandList>> D3D12Device::beginCommands(uint32_t timestampSlots) {
     ListSlot slot;
     {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -360,17 +452,36 @@ Result<std::unique_ptr<detail::BackendCommandList>> D3D12Device::beginCommands(u
                                                    nullptr, IID_ID3D12GraphicsCommandList,
                                                    reinterpret_cast<void**>(&slot.list))))
             return failed(hr, "CreateCommandList");
-        D3D12_DESCRIPTOR_HEAP_DESC heap{};
-        heap.Type = D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV;
-        heap.NumDescriptors = kDescriptorsPerList;
-        heap.Flags = D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE;
-        if (FAILED(hr = device_->CreateDescriptorHeap(&heap, IID_ID3D12DescriptorHeap,
-                                                      reinterpret_cast<void**>(&slot.heap))))
-            return failed(hr, "CreateDescriptorHeap");
+        if (Status s = makeDescriptorHeaps(slot); !s) return s;
     } else {
         slot.allocator->Reset();
         slot.list->Reset(slot.allocator, nullptr);
     }
+    if (timestampSlots > slot.querySlots) { // a query heap, and a readback buffer to resolve it into
+        release(slot.queries);
+        release(slot.queryReadback);
+        slot.querySlots = 0;
+        D3D12_QUERY_HEAP_DESC q{};
+        q.Type = D3D12_QUERY_HEAP_TYPE_TIMESTAMP;
+        q.Count = timestampSlots;
+        if (FAILED(hr = device_->CreateQueryHeap(&q, IID_ID3D12QueryHeap,
+                                                 reinterpret_cast<void**>(&slot.queries))))
+            return failed(hr, "CreateQueryHeap");
+        D3D12_HEAP_PROPERTIES heap{};
+        heap.Type = D3D12_HEAP_TYPE_READBACK;
+        D3D12_RESOURCE_DESC desc{};
+        desc.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
+        desc.Width = uint64_t(timestampSlots) * 8;
+        desc.Height = desc.DepthOrArraySize = desc.MipLevels = 1;
+        desc.SampleDesc.Count = 1;
+        desc.Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
+        if (FAILED(hr = device_->CreateCommittedResource(
+                       &heap, D3D12_HEAP_FLAG_NONE, &desc, D3D12_RESOURCE_STATE_COPY_DEST, nullptr,
+                       IID_ID3D12Resource, reinterpret_cast<void**>(&slot.queryReadback))))
+            return failed(hr, "CreateCommittedResource (timestamps)");
+        slot.querySlots = timestampSlots;
+    }
+    slot.queriesUsed = 0;
     slot.list->SetDescriptorHeaps(1, &slot.heap);
     return std::unique_ptr<detail::BackendCommandList>(std::make_unique<D3D12CommandList>(*this, slot));
 }
@@ -381,6 +492,9 @@ Result<uint64_t> D3D12Device::submit(std::unique_ptr<detail::BackendCommandList>
     Status recorded = list.status;
     ListSlot slot = list.release();
     commands.reset();
+    if (slot.queriesUsed)
+        slot.list->ResolveQueryData(slot.queries, D3D12_QUERY_TYPE_TIMESTAMP, 0, slot.queriesUsed,
+                                    slot.queryReadback, 0);
     HRESULT hr = slot.list->Close();
     std::lock_guard<std::mutex> lock(mutex_);
     if (!recorded.ok() || FAILED(hr)) {
@@ -404,7 +518,24 @@ Status D3D12Device::retire() {
         return Status(StatusCode::DeviceLost, "the D3D12 device was removed");
     }
     while (!inFlight_.empty() && inFlight_.front().first <= done) {
-        freeSlots_.push_back(inFlight_.front().second);
+        ListSlot& slot = inFlight_.front().second;
+        if (slot.queriesUsed) {
+            UINT64 frequency = 0;
+            queue_->GetTimestampFrequency(&frequency);
+            void* mapped = nullptr;
+            D3D12_RANGE range{0, slot.queriesUsed * 8};
+            if (frequency && SUCCEEDED(slot.queryReadback->Map(0, &range, &mapped))) {
+                std::vector<uint64_t> ticks(slot.queriesUsed);
+                std::memcpy(ticks.data(), mapped, ticks.size() * 8);
+                D3D12_RANGE none{0, 0};
+                slot.queryReadback->Unmap(0, &none);
+                for (auto& t : ticks)
+                    t = static_cast<uint64_t>(static_cast<double>(t) * 1e9 / static_cast<double>(frequency));
+                timestamps_[inFlight_.front().first] = std::move(ticks);
+                while (timestamps_.size() > 256) timestamps_.erase(timestamps_.begin());
+            }
+        }
+        freeSlots_.push_back(slot);
         inFlight_.pop_front();
     }
     return {};

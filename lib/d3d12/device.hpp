@@ -30,7 +30,11 @@ struct Pipeline {
 struct ListSlot {
     ID3D12CommandAllocator* allocator = nullptr;
     ID3D12GraphicsCommandList* list = nullptr;
-    ID3D12DescriptorHeap* heap = nullptr; // shader visible, kDescriptorsPerList
+    ID3D12DescriptorHeap* heap = nullptr;    // shader visible, kDescriptorsPerList
+    ID3D12DescriptorHeap* cpuHeap = nullptr; // the same views, CPU side (ClearUnorderedAccessViewUint)
+    ID3D12QueryHeap* queries = nullptr;      // timestamps
+    ID3D12Resource* queryReadback = nullptr; // resolved timestamps, mapped at retire
+    uint32_t querySlots = 0, queriesUsed = 0;
 };
 
 class D3D12Device : public detail::BackendDevice {
@@ -53,14 +57,16 @@ class D3D12Device : public detail::BackendDevice {
     Result<std::unique_ptr<detail::BackendBuffer>> createBuffer(uint64_t size, bool hostVisible) override;
     Status upload(detail::BackendBuffer& buffer, uint64_t offset, const void* data, uint64_t size) override;
     Status download(detail::BackendBuffer& buffer, uint64_t offset, void* data, uint64_t size) override;
-    Result<std::vector<uint8_t>> pipelineCacheData() override { return std::vector<uint8_t>{}; }
+    // The bytecode of every pipeline made, for DeviceOptions::pipelineCacheData next time (D3D12 has no
+    // driver pipeline cache to share; the bytecode is what takes time to compile).
+    Result<std::vector<uint8_t>> pipelineCacheData() override;
     void setLabel(detail::BackendBuffer& buffer, const std::string& label) override;
     Status preparePipeline(const kernels::KernelInfo& kernel) override;
     Result<std::unique_ptr<detail::BackendCommandList>> beginCommands(uint32_t timestampSlots) override;
     Result<uint64_t> submit(std::unique_ptr<detail::BackendCommandList> commands) override;
     Status wait(uint64_t ticket, uint64_t timeoutNs) override;
     Result<bool> isComplete(uint64_t ticket) override;
-    std::vector<uint64_t> timestamps(uint64_t) override { return {}; }
+    std::vector<uint64_t> timestamps(uint64_t ticket) override;
 
     // Tests on Linux, where nothing compiles HLSL to DXBC: bytecode for a kernel, by name.
     void setBytecodeForTesting(const std::string& kernel, std::vector<uint8_t> dxbc);
@@ -82,10 +88,14 @@ class D3D12Device : public detail::BackendDevice {
     std::mutex mutex_;
     std::map<std::string, Pipeline> pipelines_;
     std::map<std::string, std::vector<uint8_t>> testBytecode_;
+    std::map<std::string, std::vector<uint8_t>> bytecodeCache_; // loaded from, and saved to, cache data
+    void loadCache(const std::vector<uint8_t>& data);
     std::deque<std::pair<uint64_t, ListSlot>> inFlight_;
     std::vector<ListSlot> freeSlots_;
     bool lost_ = false;
     std::function<void()> lockQueue_, unlockQueue_;
+    std::map<uint64_t, std::vector<uint64_t>> timestamps_; // completed tickets' times (ns), until read
+    Status makeDescriptorHeaps(ListSlot& slot);
     std::vector<ID3D12DescriptorHeap*> engineHeaps_;
 };
 
@@ -101,7 +111,7 @@ class D3D12CommandList : public detail::BackendCommandList {
     void barrier() override;
     void beginLabel(const std::string&) override {}
     void endLabel() override {}
-    void timestamp(uint32_t) override {}
+    void timestamp(uint32_t slot) override;
     void hostReadBarrier() override {} // a fence wait makes readback-heap writes visible
     // Every buffer back to COMMON, where the next command list finds it.
     void finish();

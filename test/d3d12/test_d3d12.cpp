@@ -221,3 +221,61 @@ TEST_CASE("D3D12 interop: ripple on an engine's device, queue, buffers and comma
     queue->Release();
     engineDevice->Release();
 }
+
+TEST_CASE("D3D12 fills, timestamps, and the bytecode cache round trip", "[d3d12]") {
+    std::vector<std::string> warnings;
+    DeviceOptions options;
+    options.log = [&](LogLevel level, const std::string& m) {
+        if (level >= LogLevel::Warning) warnings.push_back(m);
+    };
+    auto created = d3d12::D3D12Device::create(options);
+    REQUIRE(created.ok());
+    d3d12::D3D12Device& dev = *created.value();
+    const kernels::KernelInfo affine = info("test.affine_u32", 12);
+    dev.setBytecodeForTesting(affine.name, fixture("affine_u32_cs50.dxbc"));
+    REQUIRE(dev.preparePipeline(affine).ok());
+
+    // A fill of [64, 64 + 400) of a 1024-byte buffer, then a timed dispatch reading it.
+    auto a = dev.createBuffer(1024, false), b = dev.createBuffer(1024, false);
+    REQUIRE((a.ok() && b.ok()));
+    const std::vector<uint32_t> poison(256, 0x5A5A5A5Au);
+    REQUIRE(dev.upload(*a.value(), 0, poison.data(), 1024).ok());
+    auto list = dev.beginCommands(2);
+    REQUIRE(list.ok());
+    list.value()->fill({a.value().get(), 64, 400}, 0x01020304u);
+    list.value()->barrier();
+    list.value()->timestamp(0);
+    const uint32_t push[3] = {256, 2, 0};
+    list.value()->dispatch(affine, {{a.value().get(), 0, 1024}, {b.value().get(), 0, 1024}}, push, 4);
+    list.value()->timestamp(1);
+    auto ticket = dev.submit(std::move(list.value()));
+    REQUIRE(ticket.ok());
+    REQUIRE(dev.wait(ticket.value(), 60'000'000'000ull).ok());
+    std::vector<uint32_t> filled(256), doubled(256);
+    REQUIRE(dev.download(*a.value(), 0, filled.data(), 1024).ok());
+    REQUIRE(dev.download(*b.value(), 0, doubled.data(), 1024).ok());
+    for (uint32_t i = 0; i < 256; ++i) {
+        const bool inside = i >= 16 && i < 16 + 100;
+        CHECK(filled[i] == (inside ? 0x01020304u : 0x5A5A5A5Au));
+        CHECK(doubled[i] == filled[i] * 2);
+    }
+    std::vector<uint64_t> times = dev.timestamps(ticket.value());
+    REQUIRE(times.size() == 2);
+    CHECK(times[1] >= times[0]);
+
+    // The bytecode of the pipelines made is cache data a new device starts from.
+    auto data = dev.pipelineCacheData();
+    REQUIRE(data.ok());
+    options.pipelineCacheData = data.value();
+    auto reused = d3d12::D3D12Device::create(options);
+    REQUIRE(reused.ok());
+    CHECK(reused.value()->preparePipeline(affine).ok()); // no test bytecode given: it came from the cache
+    CHECK(warnings.empty());
+    options.pipelineCacheData[0] ^= 0xFF; // not ripple's D3D12 cache data
+    auto foreign = d3d12::D3D12Device::create(options);
+    REQUIRE(foreign.ok());
+    REQUIRE(warnings.size() == 1);
+    CHECK(warnings[0].find("ignored") != std::string::npos);
+    CHECK(foreign.value()->preparePipeline(affine).code() ==
+          StatusCode::Unsupported); // nothing to compile with
+}
