@@ -1,59 +1,49 @@
-// ripple-bench: what recording and running a batch of operators costs.
+// ripple-bench: what ripple's operators and its recorder cost, timed with GPU timestamps.
 //
-//   ripple-bench [--ops N] [--repeat R] [--json FILE] [--device I]
+//   ripple-bench [record|topk|all] [--ops N] [--repeat R] [--json FILE] [--device I] [--max-elements E]
 //
-// Case "record": N independent small TopKs ([1,256] FLOAT32, K = 8, each on its own slice of one input and
-// one output buffer) recorded into one CommandRecorder: host microseconds per recorded operator (median of
-// R recordings), then the batch submitted with GPU timestamps: GPU time from the first operator's start to
-// the last one's end (median of R), and the submit-to-wait wall time. Prints a table and writes JSON.
-#include "ripple/ripple.hpp"
+// record: N independent small TopKs ([1,256] FLOAT32, K = 8, each on its own slice of one input and one
+//   output buffer) recorded into one CommandRecorder: host microseconds per recorded operator (median of R
+//   recordings), the batch's GPU time (first operator's start to last one's end) and the barriers.
+// topk: the TopK matrix of issue 5, each case the median of R runs (one submission each) on inputs rotated
+//   so that they do not sit in the L2 cache, with bytes at the floor (input + outputs), GB/s and the percent
+//   of the copy ceiling measured in the same run.
+// Prints tables; --json writes {"device", "copy_ceiling_gbs", "cases": [...]}.
+#include "bench_common.hpp"
 
-#include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <random>
-#include <string>
-#include <vector>
 
-namespace {
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
-}
-
-int fail(const ripple::Status& s) {
-    std::fprintf(stderr, "ripple-bench: %s\n", s.message().c_str());
-    return 1;
-}
-
-} // namespace
-
-int main(int argc, char** argv) {
-    uint32_t ops = 1000, repeat = 7;
-    std::string json;
-    ripple::DeviceOptions options;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        std::string a = argv[i];
-        if (a == "--ops")
-            ops = static_cast<uint32_t>(std::atoi(argv[i + 1]));
-        else if (a == "--repeat")
-            repeat = static_cast<uint32_t>(std::atoi(argv[i + 1]));
-        else if (a == "--json")
-            json = argv[i + 1];
-        else if (a == "--device")
-            options.adapterIndex = std::atoi(argv[i + 1]);
-        else
-            return std::fprintf(stderr,
-                                "usage: ripple-bench [--ops N] [--repeat R] [--json FILE] [--device I]\n"),
-                   2;
+double copyCeilingGBs(ripple::Device& dev, const BenchOptions& opt) {
+    // 8 back-to-back copies of 1 GiB (or the device's largest binding) in one submission, timed on the host:
+    // the submission's overhead (tens of microseconds) is under 1% of the 6 ms or so this takes.
+    const uint64_t bytes =
+        std::min<uint64_t>(1ull << 30, dev.adapter().features.maxStorageBufferRange & ~uint64_t(255));
+    auto a = dev.createBuffer(bytes), b = dev.createBuffer(bytes);
+    if (!a || !b) return 0;
+    double best = 1e300;
+    for (uint32_t rep = 0; rep < 4; ++rep) {
+        auto rec = dev.createRecorder();
+        if (!rec) return 0;
+        for (int i = 0; i < 8; ++i)
+            if (!(i % 2 ? rec->copyBuffer(b.value(), 0, a.value(), 0, bytes)
+                        : rec->copyBuffer(a.value(), 0, b.value(), 0, bytes)))
+                return 0;
+        auto t0 = std::chrono::steady_clock::now();
+        auto t = dev.submit(rec.value());
+        if (!t || !dev.wait(t.value())) return 0;
+        const double us =
+            std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+        if (rep > 0) best = std::min(best, us); // the first round warms up
     }
-    auto device = ripple::Device::create(options);
-    if (!device) return fail(device.status());
-    ripple::Device& dev = device.value();
+    (void)opt;
+    return 8.0 * 2.0 * bytes / best / 1e3;
+}
 
+int runRecord(ripple::Device& dev, const BenchOptions& opt, std::vector<std::string>& json) {
+    const uint32_t ops = opt.ops, repeat = opt.repeat;
     const uint32_t n = 256, k = 8;
     ripple::TopKDesc desc;
     desc.InputTensor = {ripple::DataType::Float32, {1, n}, {}};
@@ -109,21 +99,67 @@ int main(int argc, char** argv) {
             begin = std::min(begin, x.gpuBeginNanoseconds), end = std::max(end, x.gpuEndNanoseconds);
         gpuUs.push_back((end - begin) / 1000.0);
     }
-    const auto& a = dev.adapter();
-    std::printf("device: %s (%s)\n", a.name.c_str(), ripple::toString(a.type));
     std::printf("%-44s %12s %14s %12s %9s\n", "case", "cpu us/op", "gpu batch us", "wall ms", "barriers");
     std::printf("%-44s %12.2f %14.1f %12.2f %9u\n",
                 ("record " + std::to_string(ops) + " TopK [1,256] f32 K=8").c_str(), median(cpuUsPerOp),
                 median(gpuUs), median(wallMs), barriers);
-    if (!json.empty()) {
-        FILE* f = std::fopen(json.c_str(), "w");
-        if (!f) return fail(ripple::Status(ripple::StatusCode::Internal, "cannot write " + json));
-        std::fprintf(
-            f,
-            "{\"device\": \"%s\", \"cases\": [{\"name\": \"record\", \"operators\": %u, \"shape\": [1, 256], "
-            "\"type\": \"FLOAT32\", \"k\": 8, \"cpu_us_per_op\": %.3f, \"gpu_batch_us\": %.2f, "
-            "\"wall_ms\": %.3f, \"barriers\": %u, \"repeats\": %u}]}\n",
-            a.name.c_str(), ops, median(cpuUsPerOp), median(gpuUs), median(wallMs), barriers, repeat);
+    char line[512];
+    std::snprintf(
+        line, sizeof line,
+        "{\"op\": \"record\", \"operators\": %u, \"shape\": [1, 256], \"type\": \"FLOAT32\", \"k\": 8, "
+        "\"cpu_us_per_op\": %.3f, \"gpu_batch_us\": %.2f, \"wall_ms\": %.3f, \"barriers\": %u, \"repeats\": "
+        "%u}",
+        ops, median(cpuUsPerOp), median(gpuUs), median(wallMs), barriers, repeat);
+    json.push_back(line);
+    return 0;
+}
+
+int main(int argc, char** argv) {
+    std::setvbuf(stdout, nullptr, _IOLBF, 0); // progress shows even when piped
+    BenchOptions opt;
+    std::string what = "all", jsonPath;
+    ripple::DeviceOptions options;
+    int i = 1;
+    if (argc > 1 && argv[1][0] != '-') what = argv[i++];
+    for (; i + 1 < argc; i += 2) {
+        std::string a = argv[i];
+        if (a == "--ops")
+            opt.ops = static_cast<uint32_t>(std::atoi(argv[i + 1]));
+        else if (a == "--repeat")
+            opt.repeat = static_cast<uint32_t>(std::atoi(argv[i + 1]));
+        else if (a == "--json")
+            jsonPath = argv[i + 1];
+        else if (a == "--device")
+            options.adapterIndex = std::atoi(argv[i + 1]);
+        else if (a == "--max-elements")
+            opt.maxElements = std::strtoull(argv[i + 1], nullptr, 10);
+        else
+            i = argc;
+    }
+    if (i != argc || (what != "all" && what != "record" && what != "topk"))
+        return std::fprintf(stderr, "usage: ripple-bench [record|topk|all] [--ops N] [--repeat R] [--json "
+                                    "FILE] [--device I] [--max-elements E]\n"),
+               2;
+    auto device = ripple::Device::create(options);
+    if (!device) return fail(device.status());
+    std::vector<std::string> json;
+    std::printf("device: %s (%s)\n", device->adapter().name.c_str(),
+                ripple::toString(device->adapter().type));
+    if (what != "topk")
+        if (int rc = runRecord(device.value(), opt, json)) return rc;
+    double ceiling = 0;
+    if (what != "record") {
+        if (int rc = runTopK(device.value(), opt, json)) return rc;
+        ceiling = copyCeilingGBs(device.value(), opt);
+    }
+    if (!jsonPath.empty()) {
+        FILE* f = std::fopen(jsonPath.c_str(), "w");
+        if (!f) return fail(ripple::Status(ripple::StatusCode::Internal, "cannot write " + jsonPath));
+        std::fprintf(f, "{\"device\": \"%s\", \"copy_ceiling_gbs\": %.1f, \"cases\": [\n",
+                     device->adapter().name.c_str(), ceiling);
+        for (size_t c = 0; c < json.size(); ++c)
+            std::fprintf(f, "  %s%s\n", json[c].c_str(), c + 1 < json.size() ? "," : "");
+        std::fprintf(f, "]}\n");
         std::fclose(f);
     }
     return 0;
