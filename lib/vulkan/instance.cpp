@@ -125,8 +125,10 @@ Result<std::unique_ptr<Instance>> Instance::create(bool validation, LogCallback 
         return s;
     }
     inst->loadFunctions(vkGetInstanceProcAddr, debugUtils);
-    if (validation && inst->fn_.vkCreateDebugUtilsMessengerEXT)
+    if (validation && inst->fn_.vkCreateDebugUtilsMessengerEXT) {
+        messenger.pNext = nullptr;  // the validation features were for vkCreateInstance only
         inst->fn_.vkCreateDebugUtilsMessengerEXT(inst->instance_, &messenger, nullptr, &inst->messenger_);
+    }
     inst->findPhysicalDevices();
     return inst;
 }
