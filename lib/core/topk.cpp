@@ -13,8 +13,12 @@ namespace ripple::core {
 namespace {
 
 constexpr uint64_t kSlots = 1024; // entries a workgroup sorts in shared memory (topk_tile.comp's SLOTS)
+// Rows longer than this, with K up to kSlots, are selected by radix (topk_radix_*.comp): a few passes over
+// the row's keys instead of sorting it. Shorter rows sort in one tile, which is faster for them.
+constexpr uint64_t kRadixMinRow = 4096;
+constexpr uint32_t kRadixChunk = 4096; // elements per workgroup in the radix passes
 
-const char* keyClass(DataType type) {
+const char* keyClassOf(DataType type) {
     switch (type) {
     case DataType::Float32:
         return "f32";
@@ -44,6 +48,99 @@ uint64_t runCapacity(uint64_t K, uint64_t T, uint32_t level) {
 }
 uint64_t runCount(uint64_t tiles, uint32_t level) {
     return ((tiles - 1) >> level) + 1;
+}
+
+// The params block of every TopK kernel (layout in glsl/include/ripple/topk.glsl).
+void topkParams(std::vector<uint32_t>& p, const TopKDesc& desc, uint64_t T, uint32_t log2T, uint64_t tiles,
+                uint64_t perGroup, uint64_t totalTiles, uint64_t rows, uint32_t levels) {
+    const TensorDesc& in = desc.InputTensor;
+    const uint32_t n = in.dimensionCount();
+    const std::vector<uint32_t> strides = effectiveStrides(in);
+    std::vector<uint32_t> rowSizes, rowStrides;
+    for (uint32_t d = 0; d < n; ++d)
+        if (d != desc.Axis) rowSizes.push_back(in.Sizes[d]), rowStrides.push_back(strides[d]);
+    p = {in.Sizes[desc.Axis],
+         desc.K,
+         static_cast<uint32_t>(desc.AxisDirection),
+         static_cast<uint32_t>(T),
+         log2T,
+         static_cast<uint32_t>(tiles),
+         static_cast<uint32_t>(perGroup),
+         static_cast<uint32_t>(totalTiles),
+         static_cast<uint32_t>(rows),
+         strides[desc.Axis],
+         static_cast<uint32_t>(product(in.Sizes, desc.Axis + 1, n)),
+         elementSize(desc.OutputIndexTensor.DataType) / 4,
+         levels};
+    appendView(p, 0, rowSizes, rowStrides);
+}
+
+// Radix selection (topk_radix_*.comp): init; per digit of the composite (key bits, then index bits) a
+// histogram pass and a scan; gather the K survivors; sort them; emit.
+Result<Plan> planRadix(Plan plan, const TopKDesc& desc, uint64_t rows, const PlanLimits& limits) {
+    const char* op = "TopK";
+    const TensorDesc& in = desc.InputTensor;
+    const uint64_t n = in.Sizes[desc.Axis], K = desc.K;
+    const bool wide = elementSize(in.DataType) == 8;
+    const uint32_t keyw = wide ? 2 : 1;
+    const uint64_t entryBytes = 4ull * (keyw + 1);
+    uint64_t T = 1;
+    uint32_t log2T = 0;
+    while (T < K) T <<= 1, ++log2T;
+    const uint64_t chunks = (n + kRadixChunk - 1) / kRadixChunk;
+    topkParams(plan.params, desc, T, log2T, 1, 1, rows, rows, 0);
+    plan.params.push_back(kRadixChunk);
+    plan.params.push_back(static_cast<uint32_t>(chunks));
+    plan.params.push_back(8 * elementSize(in.DataType));
+
+    const uint64_t stateBytes = rows * 8 * 4, histBytes = rows * 256 * 4,
+                   survivorBytes = rows * K * entryBytes;
+    if (std::max({stateBytes, histBytes, survivorBytes}) > limits.maxStorageBufferRange ||
+        rows * chunks > 0xFFFFFFFFull)
+        return unsupported(op, "its selection state needs more than the device's maxStorageBufferRange (" +
+                                   std::to_string(limits.maxStorageBufferRange) + ") in one binding");
+    auto align = [](uint64_t b) { return (b + 255) & ~uint64_t(255); };
+    const PlanBinding state{BindingKind::Scratch, 0, 0, stateBytes};
+    const PlanBinding hist{BindingKind::Scratch, 0, align(stateBytes), histBytes};
+    const PlanBinding survivors{BindingKind::Scratch, 0, align(stateBytes) + align(histBytes), survivorBytes};
+    plan.scratchBytes = survivors.offset + survivorBytes;
+
+    const std::string keyClass = std::string(wide ? "k2" : "k1");
+    const std::string dtype = std::string(keyClassOf(in.DataType));
+    const uint32_t rowGroups = static_cast<uint32_t>(std::min<uint64_t>(rows, 65535));
+    const uint32_t chunkGroups = static_cast<uint32_t>(std::min<uint64_t>(rows * chunks, 65535));
+    auto dispatch = [&](std::string kernel, std::vector<PlanBinding> b, uint32_t arg, uint32_t groups) {
+        PlanDispatch d;
+        d.kernel = std::move(kernel);
+        d.bindings = std::move(b);
+        d.arg = arg;
+        d.groups = groups;
+        plan.dispatches.push_back(std::move(d));
+    };
+    const PlanBinding params{BindingKind::Params}, input{BindingKind::Tensor, 0};
+    dispatch("topk_radix_init." + keyClass, {params, state, hist}, 0, groupsFor(rows * 256));
+    // Digits, most significant first: the key's bits (only the type's), then the index's.
+    std::vector<uint32_t> digits; // word << 8 | shift
+    const uint32_t keyBits = 8 * elementSize(in.DataType);
+    for (uint32_t w = 0; w < keyw; ++w)
+        for (int32_t shift = static_cast<int32_t>(std::min<uint32_t>(32, keyBits)) - 8; shift >= 0;
+             shift -= 8)
+            digits.push_back(w << 8 | static_cast<uint32_t>(shift));
+    uint32_t indexBits = 8;
+    while (indexBits < 32 && (n - 1) >> indexBits) indexBits += 8;
+    for (int32_t shift = static_cast<int32_t>(indexBits) - 8; shift >= 0; shift -= 8)
+        digits.push_back(keyw << 8 | static_cast<uint32_t>(shift));
+    for (size_t i = 0; i < digits.size(); ++i) {
+        dispatch("topk_radix_hist." + dtype, {params, input, state, hist}, digits[i], chunkGroups);
+        dispatch("topk_radix_scan." + keyClass, {params, state, hist},
+                 digits[i] | (i + 1 == digits.size() ? 1u << 16 : 0u), rowGroups);
+    }
+    dispatch("topk_radix_gather." + dtype, {params, input, state, survivors}, 0, chunkGroups);
+    dispatch("topk_radix_sort." + keyClass, {params, survivors}, 0, rowGroups);
+    dispatch(std::string("topk_emit.") + elementClass(in.DataType) + "." + keyClass,
+             {params, input, survivors, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}}, 0,
+             groupsFor(rows * K));
+    return plan;
 }
 
 } // namespace
@@ -94,6 +191,7 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
     const uint64_t rows = in.elementCount() / std::max<uint32_t>(axisSize, 1);
     const uint64_t K = desc.K;
     if (K == 0 || rows == 0 || axisSize == 0) return plan;
+    if (axisSize > kRadixMinRow && K <= kSlots) return planRadix(std::move(plan), desc, rows, limits);
 
     uint64_t T = 1, tiles = 1, perGroup = 1;
     if (axisSize <= kSlots) {
@@ -125,27 +223,7 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
     const uint64_t offsetB = (bytesA + 255) & ~uint64_t(255);
     plan.scratchBytes = offsetB + bytesB;
 
-    // Params layout documented in glsl/include/ripple/topk.glsl.
-    auto& p = plan.params;
-    const std::vector<uint32_t> strides = effectiveStrides(in);
-    std::vector<uint32_t> rowSizes, rowStrides;
-    for (uint32_t d = 0; d < n; ++d)
-        if (d != desc.Axis) rowSizes.push_back(in.Sizes[d]), rowStrides.push_back(strides[d]);
-    const uint32_t indexWords = elementSize(desc.OutputIndexTensor.DataType) / 4;
-    p = {axisSize,
-         desc.K,
-         static_cast<uint32_t>(desc.AxisDirection),
-         static_cast<uint32_t>(T),
-         log2T,
-         static_cast<uint32_t>(tiles),
-         static_cast<uint32_t>(perGroup),
-         static_cast<uint32_t>(totalTiles),
-         static_cast<uint32_t>(rows),
-         strides[desc.Axis],
-         static_cast<uint32_t>(product(in.Sizes, desc.Axis + 1, n)),
-         indexWords,
-         levels};
-    appendView(p, 0, rowSizes, rowStrides);
+    topkParams(plan.params, desc, T, log2T, tiles, perGroup, totalTiles, rows, levels);
 
     auto region = [&](uint32_t level) {
         return level % 2 ? PlanBinding{BindingKind::Scratch, 0, offsetB, bytesB}
@@ -153,7 +231,7 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
     };
     const std::string keyw = wide ? "k2" : "k1";
     PlanDispatch tile;
-    tile.kernel = std::string("topk_tile.") + keyClass(in.DataType);
+    tile.kernel = std::string("topk_tile.") + keyClassOf(in.DataType);
     tile.bindings = {{BindingKind::Params}, {BindingKind::Tensor, 0}, region(0)};
     tile.groups = static_cast<uint32_t>(std::min<uint64_t>((totalTiles + perGroup - 1) / perGroup, 65535));
     plan.dispatches.push_back(tile);

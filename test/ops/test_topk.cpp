@@ -130,3 +130,40 @@ TEST_CASE("TopK of empty tensors succeeds and writes nothing", "[topk][gpu]") {
     rt::HostTensor input(DataType::Float32, {0, 5});
     checkTopK(rt::device(), input, 1, 3, AxisDirection::Decreasing, DataType::UInt32);
 }
+
+TEST_CASE("TopK by radix selection (rows over 4096, K <= 1024): every type, ties, all-equal, two-valued",
+          "[topk][gpu]") {
+    std::mt19937 rng(2025);
+    struct Long {
+        std::vector<uint32_t> sizes;
+        std::vector<uint32_t> strides;
+        uint32_t axis;
+    };
+    const Long shapes[] = {
+        {{3, 5000}, {}, 1},        // a few rows of odd length
+        {{4099, 3}, {}, 0},        // a long non-last axis
+        {{2, 6001}, {6007, 1}, 1}, // padded rows
+        {{1, 70001}, {}, 1},       // index digits beyond 16 bits
+    };
+    enum class Data { Random, Ties, Special, AllEqual, TwoValued };
+    for (DataType type : kTypes) {
+        for (const Long& s : shapes) {
+            for (Data how : {Data::Random, Data::Ties, Data::Special, Data::AllEqual, Data::TwoValued}) {
+                rt::HostTensor input(type, s.sizes, s.strides);
+                rt::fill(input, rng,
+                         how == Data::Special  ? rt::Fill::Special
+                         : how == Data::Random ? rt::Fill::Random
+                                               : rt::Fill::Ties);
+                if (how == Data::AllEqual || how == Data::TwoValued) {
+                    const uint64_t a = input.bits(0), b = input.bits(1);
+                    for (uint64_t i = 0; i < input.count(); ++i)
+                        input.setBits(i, how == Data::AllEqual || (rng() & 1) ? a : b);
+                }
+                const uint32_t n = s.sizes[s.axis];
+                const uint32_t k = std::array<uint32_t, 5>{1, 7, 100, 1024, 777}[rng() % 5];
+                const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
+                checkTopK(rt::device(), input, s.axis, std::min(k, n), dir, DataType::UInt32);
+            }
+        }
+    }
+}

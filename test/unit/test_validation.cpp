@@ -102,9 +102,21 @@ TEST_CASE("TopK plans: K = 0 and empty inputs need no work; long rows merge leve
     auto shortRows = core::planTopK(topk({100, 33}, 1, 5), limits());
     REQUIRE(shortRows.ok());
     CHECK(shortRows.value().dispatches.size() == 2); // tile sort, emit
+    // Long rows with K <= 1024: radix selection. init, then a histogram pass and a scan per digit (4 key
+    // digits and 3 index digits for a million FLOAT32s), gather, sort, emit.
     auto longRow = core::planTopK(topk({1, 1000000}, 1, 1000), limits());
     REQUIRE(longRow.ok());
-    CHECK(longRow.value().dispatches.size() == 12); // tile sort, 10 merge levels (977 tiles), emit
+    const auto& radix = longRow.value().dispatches;
+    REQUIRE(radix.size() == 18);
+    CHECK(radix.front().kernel == "topk_radix_init.k1");
+    CHECK(radix[1].kernel == "topk_radix_hist.f32");
+    CHECK(radix[2].kernel == "topk_radix_scan.k1");
+    CHECK(radix.back().kernel == "topk_emit.b32.k1");
+    // Larger K: tile sort, 10 merge levels (977 tiles), emit.
+    auto bigK = core::planTopK(topk({1, 1000000}, 1, 2000), limits());
+    REQUIRE(bigK.ok());
+    CHECK(bigK.value().dispatches.size() == 12);
+    CHECK(bigK.value().dispatches.front().kernel == "topk_tile.f32");
     auto tooBig = core::planTopK(topk({1, 40000000}, 1, 40000000), limits());
     CHECK(tooBig.status().code() == StatusCode::Unsupported);
     CHECK(messageOf(tooBig).find("maxStorageBufferRange") != std::string::npos);
@@ -190,7 +202,7 @@ TEST_CASE("ScatterElements rules name the tensor, the field and the rule", "[uni
 
 TEST_CASE("Tensors are limited to 2^31 - 1 elements, broadcast ones too", "[unit]") {
     auto d = topk({1u << 16, 1u << 16}, 1, 1);
-    d.InputTensor.Strides = {0, 0};  // 4 bytes of memory, 2^32 elements
+    d.InputTensor.Strides = {0, 0}; // 4 bytes of memory, 2^32 elements
     auto r = core::planTopK(d, limits());
     CHECK(r.status().code() == StatusCode::Unsupported);
     CHECK(messageOf(r) == "TopK: InputTensor has 4294967296 elements; at most 2147483647 are supported");

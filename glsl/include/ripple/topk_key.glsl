@@ -1,4 +1,5 @@
 // The order key of a TopK input element (needs DTYPE_xx and a uint[] buffer named inputWords).
+#define ORDER_KEY_DEFINED
 // Unsigned key whose integer order is the promised value order: floats by sign flip, -0.0 folded onto
 // +0.0, every NaN above +inf; signed integers by flipping the sign bit. Returns (most, least significant).
 uvec2 orderKey(uint offset) {

@@ -1,0 +1,38 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// Radix TopK: every element at or below its row's threshold composite (exactly K per row) is appended to the
+// row's K survivor entries, in no particular order. Bindings: 1 input, 2 state, 3 survivors.
+layout(local_size_x = 256) in;
+// groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
+layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
+#if defined(DTYPE_i64) || defined(DTYPE_u64)
+#define KEYW_k2
+#endif
+#include "ripple/common.glsl"
+#include "ripple/topk.glsl"
+
+layout(std430, binding = 1) readonly buffer Input { uint inputWords[]; };
+layout(std430, binding = 2) buffer State { uint state[]; };
+layout(std430, binding = 3) writeonly buffer Survivors { uint survivors[]; };
+
+#include "ripple/topk_key.glsl"
+#include "ripple/topk_radix.glsl"
+
+void main() {
+    const uint n = TOPK_N, K = TOPK_K, chunk = RADIX_CHUNK, chunks = RADIX_CHUNKS;
+    for (uint g = gl_WorkGroupID.x; g < TOPK_ROWS * chunks; g += pc.groupCount) {
+        const uint row = g / chunks, s = row * RADIX_STATE;
+        uint p[3] = uint[3](state[s], state[s + 1u], state[s + 2u]);
+        const uint begin = (g % chunks) * chunk, end = min(n, begin + chunk);
+        for (uint j = begin + gl_LocalInvocationID.x; j < end; j += gl_WorkGroupSize.x) {
+            uint c[3];
+            composite(row, j, c);
+            if (!atMostThreshold(c, p)) continue;
+            uint at = atomicAdd(state[s + 5u], 1u);
+            if (at >= K) continue;  // cannot happen: composites are distinct and the threshold is exact
+            uint d = (row * K + at) * ENTRY_WORDS;
+            [[unroll]] for (uint w = 0u; w < KEYW; ++w) survivors[d + w] = c[w];
+            survivors[d + KEYW] = j;
+        }
+    }
+}
