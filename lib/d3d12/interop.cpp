@@ -27,11 +27,7 @@ Result<Buffer> wrapD3D12Resource(Device& device, ID3D12Resource* resource, uint6
     if (!resource || size == 0)
         return Status(StatusCode::InvalidArgument,
                       "wrapD3D12Resource: resource must be set and size above 0");
-    Buffer b;
-    b.impl_ = std::make_shared<detail::BufferImpl>();
-    b.impl_->device = device.impl_;
-    b.impl_->buffer = dev->wrapResource(resource, size);
-    return b;
+    return detail::makeBuffer(device.impl_, dev->wrapResource(resource, size));
 }
 
 Result<CommandRecorder> recordInto(Device& device, ID3D12GraphicsCommandList* commandList) {

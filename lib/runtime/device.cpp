@@ -153,6 +153,14 @@ Result<std::vector<AdapterInfo>> enumerateAdapters(Backend backend) {
     return detail::vulkanEnumerateAdapters();
 }
 
+Buffer detail::makeBuffer(const std::shared_ptr<DeviceImpl>& device, std::unique_ptr<BackendBuffer> buffer) {
+    Buffer b;
+    b.impl_ = std::make_shared<BufferImpl>();
+    b.impl_->device = device;
+    b.impl_->buffer = std::move(buffer);
+    return b;
+}
+
 Device detail::makeDevice(std::unique_ptr<BackendDevice> backend, const DeviceOptions& options) {
     auto impl = std::make_shared<DeviceImpl>();
     impl->backend = std::move(backend);
@@ -199,11 +207,7 @@ Result<Buffer> Device::createBuffer(uint64_t sizeInBytes) {
         return Status(StatusCode::InvalidArgument, "createBuffer: sizeInBytes must be greater than 0");
     auto b = impl_->backend->createBuffer(sizeInBytes);
     if (!b) return b.status();
-    Buffer buffer;
-    buffer.impl_ = std::make_shared<detail::BufferImpl>();
-    buffer.impl_->device = impl_;
-    buffer.impl_->buffer = std::move(b.value());
-    return buffer;
+    return detail::makeBuffer(impl_, std::move(b.value()));
 }
 
 static Status checkTransfer(const char* what, const Buffer& buffer, uint64_t offset, uint64_t size,

@@ -63,6 +63,9 @@ struct OperatorImpl {
     std::unique_ptr<BackendBuffer> params;
 };
 
+// A public Buffer around a backend buffer (created, or an engine's wrapped).
+Buffer makeBuffer(const std::shared_ptr<DeviceImpl>& device, std::unique_ptr<BackendBuffer> buffer);
+
 // A public Device around a backend device (created, or adopted from an engine).
 Device makeDevice(std::unique_ptr<BackendDevice> backend, const DeviceOptions& options);
 

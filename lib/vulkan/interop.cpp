@@ -37,11 +37,7 @@ Result<Buffer> wrapVulkanBuffer(Device& device, VkBuffer buffer, VkDeviceSize si
     if (!buffer || size == 0)
         return Status(StatusCode::InvalidArgument,
                       "wrapVulkanBuffer: buffer must be a VkBuffer and size above 0");
-    Buffer b;
-    b.impl_ = std::make_shared<detail::BufferImpl>();
-    b.impl_->device = device.impl_;
-    b.impl_->buffer = vkdev->wrapBuffer(buffer, size);
-    return b;
+    return detail::makeBuffer(device.impl_, vkdev->wrapBuffer(buffer, size));
 }
 
 Result<CommandRecorder> recordInto(Device& device, VkCommandBuffer commandBuffer) {
