@@ -18,6 +18,21 @@ Status failed(HRESULT hr, const char* what) {
     return Status(c, std::string("D3D12: ") + what + " failed (HRESULT " + code + ")");
 }
 
+// A buffer resource of `size` bytes.
+D3D12_RESOURCE_DESC bufferDesc(uint64_t size, D3D12_RESOURCE_FLAGS flags) {
+    D3D12_RESOURCE_DESC desc{};
+    desc.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
+    desc.Width = size;
+    desc.Height = 1;
+    desc.DepthOrArraySize = 1;
+    desc.MipLevels = 1;
+    desc.Format = DXGI_FORMAT_UNKNOWN;
+    desc.SampleDesc.Count = 1;
+    desc.Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
+    desc.Flags = flags;
+    return desc;
+}
+
 template <class T> void release(T*& p) {
     if (p) p->Release();
     p = nullptr;
@@ -198,16 +213,7 @@ Result<std::unique_ptr<detail::BackendBuffer>> D3D12Device::createBuffer(uint64_
     } else {
         heap.Type = D3D12_HEAP_TYPE_DEFAULT;
     }
-    D3D12_RESOURCE_DESC desc{};
-    desc.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
-    desc.Width = size;
-    desc.Height = 1;
-    desc.DepthOrArraySize = 1;
-    desc.MipLevels = 1;
-    desc.Format = DXGI_FORMAT_UNKNOWN;
-    desc.SampleDesc.Count = 1;
-    desc.Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
-    desc.Flags = D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS;
+    const D3D12_RESOURCE_DESC desc = bufferDesc(size, D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS);
     HRESULT hr =
         device_->CreateCommittedResource(&heap, D3D12_HEAP_FLAG_NONE, &desc, D3D12_RESOURCE_STATE_COMMON,
                                          nullptr, IID_ID3D12Resource, reinterpret_cast<void**>(&b->resource));
@@ -224,14 +230,7 @@ Result<std::unique_ptr<D3D12Buffer>> staging(ID3D12Device* device, uint64_t size
     b->heap = upload ? D3D12_HEAP_TYPE_UPLOAD : D3D12_HEAP_TYPE_READBACK;
     D3D12_HEAP_PROPERTIES heap{};
     heap.Type = b->heap;
-    D3D12_RESOURCE_DESC desc{};
-    desc.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
-    desc.Width = size;
-    desc.Height = 1;
-    desc.DepthOrArraySize = 1;
-    desc.MipLevels = 1;
-    desc.SampleDesc.Count = 1;
-    desc.Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
+    const D3D12_RESOURCE_DESC desc = bufferDesc(size, D3D12_RESOURCE_FLAG_NONE);
     HRESULT hr = device->CreateCommittedResource(
         &heap, D3D12_HEAP_FLAG_NONE, &desc,
         upload ? D3D12_RESOURCE_STATE_GENERIC_READ : D3D12_RESOURCE_STATE_COPY_DEST, nullptr,
@@ -469,12 +468,7 @@ Result<std::unique_ptr<detail::BackendCommandList>> D3D12Device::beginCommands(u
             return failed(hr, "CreateQueryHeap");
         D3D12_HEAP_PROPERTIES heap{};
         heap.Type = D3D12_HEAP_TYPE_READBACK;
-        D3D12_RESOURCE_DESC desc{};
-        desc.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
-        desc.Width = uint64_t(timestampSlots) * 8;
-        desc.Height = desc.DepthOrArraySize = desc.MipLevels = 1;
-        desc.SampleDesc.Count = 1;
-        desc.Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
+        const D3D12_RESOURCE_DESC desc = bufferDesc(uint64_t(timestampSlots) * 8, D3D12_RESOURCE_FLAG_NONE);
         if (FAILED(hr = device_->CreateCommittedResource(
                        &heap, D3D12_HEAP_FLAG_NONE, &desc, D3D12_RESOURCE_STATE_COPY_DEST, nullptr,
                        IID_ID3D12Resource, reinterpret_cast<void**>(&slot.queryReadback))))
