@@ -38,29 +38,38 @@ inline std::string shapeJson(const std::vector<uint32_t>& s) {
     return out + "]";
 }
 
-// GPU microseconds of one submission holding what `record` records (its commands' first to last level).
-inline ripple::Result<double> timeOne(ripple::Device& dev,
-                                      const std::function<ripple::Status(ripple::CommandRecorder&)>& record) {
-    ripple::RecorderOptions ro;
-    ro.timestamps = true;
-    auto rec = dev.createRecorder(ro);
-    if (!rec) return rec.status();
-    if (ripple::Status s = record(rec.value()); !s) return s;
-    auto ticket = dev.submit(rec.value());
-    if (!ticket) return ticket.status();
-    if (ripple::Status s = dev.wait(ticket.value()); !s) return s;
-    auto reports = dev.reports(ticket.value());
-    if (!reports) return reports.status();
-    uint64_t begin = UINT64_MAX, end = 0;
-    for (const auto& r : reports.value())
-        if (r.gpuEndNanoseconds)
-            begin = std::min(begin, r.gpuBeginNanoseconds), end = std::max(end, r.gpuEndNanoseconds);
-    return end > begin ? (end - begin) / 1000.0 : 0.0;
+template <typename T> using Result = ripple::Result<T>;
+
+// GPU microseconds of `count` runs recorded into one submission: `record(recorder, run)` records run number
+// `run`. Runs that write the same outputs are serialized by the recorder (one barrier between them), so
+// each is timed alone while the GPU stays busy, as a stream of work would keep it (clocks up). One
+// untimed submission of the same runs comes first, as a warm-up.
+inline Result<std::vector<double>>
+timeBatch(ripple::Device& dev, uint32_t count,
+          const std::function<ripple::Status(ripple::CommandRecorder&, uint32_t)>& record) {
+    std::vector<double> us;
+    for (int round = 0; round < 2; ++round) {
+        ripple::RecorderOptions ro;
+        ro.timestamps = true;
+        auto rec = dev.createRecorder(ro);
+        if (!rec) return rec.status();
+        for (uint32_t i = 0; i < count; ++i)
+            if (ripple::Status s = record(rec.value(), i); !s) return s;
+        auto ticket = dev.submit(rec.value());
+        if (!ticket) return ticket.status();
+        if (ripple::Status s = dev.wait(ticket.value()); !s) return s;
+        auto reports = dev.reports(ticket.value());
+        if (!reports) return reports.status();
+        if (round == 0) continue;
+        for (const auto& r : reports.value())
+            if (r.gpuEndNanoseconds) us.push_back((r.gpuEndNanoseconds - r.gpuBeginNanoseconds) / 1000.0);
+    }
+    return us;
 }
 
-// The copy ceiling in GB/s (bytes read plus written), measured in the same run: 8 vkCmdCopyBuffer of 1 GiB
-// (the device's largest binding where smaller) in one submission, host-timed.
-double copyCeilingGBs(ripple::Device& dev, const BenchOptions& opt);
+// The copy ceiling in GB/s (bytes read plus written) of ripple's 16-byte copy kernel on 1 GiB, measured in
+// the same run (copy_ceiling.cpp).
+Result<double> copyCeilingGBs(ripple::Device& dev, const BenchOptions& opt);
 
-int runTopK(ripple::Device& dev, const BenchOptions& opt, std::vector<std::string>& json);
+int runTopK(ripple::Device& dev, const BenchOptions& opt, double ceiling, std::vector<std::string>& json);
 int runRecord(ripple::Device& dev, const BenchOptions& opt, std::vector<std::string>& json);

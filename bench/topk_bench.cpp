@@ -1,8 +1,16 @@
-// ripple-bench topk: TopK on the issue-5 matrix with GPU timestamps.
+// ripple-bench topk: TopK on the issue-5 matrix, timed with GPU timestamps and checked against a CPU
+// reference on the data it timed.
+//
+// Inputs: FLOAT32/FLOAT16 values from a standard normal distribution (like torch.randn, which
+// bench/topk_peer.py gives torch, and like LLM logits), INT32 uniform over the whole range. Each case keeps
+// enough input copies to overflow the L2 cache (50 MB on the H100) and rotates them, runs them back to back
+// in one submission (timeBatch), and reports the median and the minimum.
 #include "bench_common.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <random>
 
 namespace {
@@ -26,36 +34,90 @@ const char* typeName(ripple::DataType t) {
     }
 }
 
+uint16_t toHalf(float f) { // round to nearest even; the normal samples are far from overflow
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    const uint32_t sign = (b >> 16) & 0x8000u;
+    const int32_t exp = static_cast<int32_t>((b >> 23) & 0xFF) - 127 + 15;
+    uint32_t mant = b & 0x7FFFFFu;
+    if (exp <= 0) return static_cast<uint16_t>(sign); // tiny: flush (never the top K)
+    uint32_t h = sign | (static_cast<uint32_t>(exp) << 10) | (mant >> 13);
+    const uint32_t rest = mant & 0x1FFFu;
+    if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) ++h;
+    return static_cast<uint16_t>(h);
+}
+
+// Order key of element bits (larger key = larger value); the random inputs hold no NaN.
+uint32_t orderKey(ripple::DataType t, uint32_t bits) {
+    switch (t) {
+    case ripple::DataType::Float32:
+        if (bits == 0x80000000u) bits = 0;
+        return bits & 0x80000000u ? ~bits : bits | 0x80000000u;
+    case ripple::DataType::Float16:
+        if (bits == 0x8000u) bits = 0;
+        return bits & 0x8000u ? (~bits & 0xFFFFu) : bits | 0x8000u;
+    default:
+        return bits ^ 0x80000000u;
+    }
+}
+
+// Checks ripple's outputs against a CPU TopK (largest first, ties by smaller index) of `host`.
+bool matchesReference(const Case& c, const std::vector<uint8_t>& host, const std::vector<uint8_t>& values,
+                      const std::vector<uint32_t>& indices) {
+    const uint32_t es = c.type == ripple::DataType::Float16 ? 2 : 4;
+    uint64_t outer = 1, inner = 1;
+    for (uint32_t d = 0; d < c.axis; ++d) outer *= c.shape[d];
+    for (uint32_t d = c.axis + 1; d < c.shape.size(); ++d) inner *= c.shape[d];
+    const uint64_t n = c.shape[c.axis], K = c.k;
+    std::vector<uint64_t> entries(n);
+    for (uint64_t o = 0; o < outer; ++o)
+        for (uint64_t in = 0; in < inner; ++in) {
+            for (uint64_t j = 0; j < n; ++j) {
+                uint32_t bits = 0;
+                std::memcpy(&bits, &host[((o * n + j) * inner + in) * es], es);
+                entries[j] = (uint64_t(~orderKey(c.type, bits)) << 32) | j; // ascending = output order
+            }
+            std::nth_element(entries.begin(), entries.begin() + (K - 1), entries.end());
+            std::sort(entries.begin(), entries.begin() + K);
+            for (uint64_t r = 0; r < K; ++r) {
+                const uint64_t out = (o * K + r) * inner + in;
+                const uint32_t j = static_cast<uint32_t>(entries[r]);
+                if (indices[out] != j ||
+                    std::memcmp(&values[out * es], &host[((o * n + j) * inner + in) * es], es))
+                    return std::printf("  MISMATCH at output %llu: index %u, expected %u\n",
+                                       static_cast<unsigned long long>(out), indices[out], j),
+                           false;
+            }
+        }
+    return true;
+}
+
 } // namespace
 
-int runTopK(ripple::Device& dev, const BenchOptions& opt, std::vector<std::string>& json) {
+int runTopK(ripple::Device& dev, const BenchOptions& opt, double ceiling, std::vector<std::string>& json) {
+    using DT = ripple::DataType;
     const std::vector<Case> cases = {
-        {{1, 1, 3, 4}, 3, 2, ripple::DataType::Float32},
-        {{64, 128256}, 1, 50, ripple::DataType::Float32},
-        {{64, 128256}, 1, 50, ripple::DataType::Float16},
-        {{64, 128256}, 1, 50, ripple::DataType::Int32},
-        {{1, 152064}, 1, 40, ripple::DataType::Float32},
-        {{256, 50257}, 1, 8, ripple::DataType::Float32},
-        {{16, 1048576}, 1, 100, ripple::DataType::Float32},
-        {{1, 16777216}, 1, 1024, ripple::DataType::Float32},
-        {{1, 16777216}, 1, 65536, ripple::DataType::Float32},
-        {{1, 100000000}, 1, 100, ripple::DataType::Float32},
-        {{4096, 4096}, 1, 256, ripple::DataType::Float32},
-        {{128, 4096, 64}, 1, 16, ripple::DataType::Float32},
-        {{1048576, 32}, 1, 4, ripple::DataType::Float32},
+        {{1, 1, 3, 4}, 3, 2, DT::Float32},      {{64, 128256}, 1, 50, DT::Float32},
+        {{64, 128256}, 1, 50, DT::Float16},     {{64, 128256}, 1, 50, DT::Int32},
+        {{1, 152064}, 1, 40, DT::Float32},      {{1, 152064}, 1, 40, DT::Int32},
+        {{256, 50257}, 1, 8, DT::Float32},      {{256, 50257}, 1, 8, DT::Int32},
+        {{16, 1048576}, 1, 100, DT::Float32},   {{1, 16777216}, 1, 1024, DT::Float32},
+        {{1, 16777216}, 1, 65536, DT::Float32}, {{1, 100000000}, 1, 100, DT::Float32},
+        {{4096, 4096}, 1, 256, DT::Float32},    {{128, 4096, 64}, 1, 16, DT::Float32},
+        {{1048576, 32}, 1, 4, DT::Float32},
     };
-    const double ceiling = copyCeilingGBs(dev, opt);
-    std::printf("copy ceiling (8 x vkCmdCopyBuffer of 1 GiB, read + write, host-timed): %.0f GB/s\n",
-                ceiling);
-    std::printf("%-34s %10s %12s %10s %8s\n", "topk case", "us", "floor MB", "GB/s", "% copy");
+    std::printf("%-34s %10s %10s %12s %10s %8s %6s\n", "topk case", "median us", "min us", "floor MB", "GB/s",
+                "% copy", "check");
+    uint32_t failures = 0;
     std::mt19937 rng(1);
+    std::normal_distribution<float> normal;
     for (const Case& c : cases) {
         ripple::TopKDesc d;
         d.InputTensor = {c.type, c.shape, {}};
         std::vector<uint32_t> out = c.shape;
         out[c.axis] = c.k;
         d.OutputValueTensor = {c.type, out, {}};
-        d.OutputIndexTensor = {ripple::DataType::UInt32, out, {}};
+        d.OutputIndexTensor = {DT::UInt32, out, {}};
         d.Axis = c.axis;
         d.K = c.k;
         std::string name = shapeName(c.shape) + " ax" + std::to_string(c.axis) + " k" + std::to_string(c.k) +
@@ -67,50 +129,63 @@ int runTopK(ripple::Device& dev, const BenchOptions& opt, std::vector<std::strin
             continue;
         }
         const uint64_t inBytes = ripple::calcBufferTensorSize(d.InputTensor);
-        // Enough input copies that together they overflow the L2 cache (50 MB on the H100): each run reads
-        // one the GPU has not just read.
+        const uint64_t count = d.InputTensor.elementCount();
         const uint32_t copies =
             static_cast<uint32_t>(std::min<uint64_t>(8, std::max<uint64_t>(1, (128ull << 20) / inBytes)));
         std::vector<ripple::Buffer> inputs;
-        std::vector<uint32_t> host(inBytes / 4);
+        std::vector<uint8_t> host(inBytes);
         for (uint32_t i = 0; i < copies; ++i) {
-            for (auto& w : host)
-                w = rng() & (c.type == ripple::DataType::Float32 ? 0xBFFFFFFFu : 0xFFFFFFFFu);
-            if (c.type == ripple::DataType::Float16)
-                for (auto& w : host) w &= 0xBBFFBBFFu; // finite halves
+            for (uint64_t e = 0; e < count; ++e) {
+                if (c.type == DT::Float32) {
+                    float f = normal(rng);
+                    std::memcpy(&host[e * 4], &f, 4);
+                } else if (c.type == DT::Float16) {
+                    uint16_t h = toHalf(normal(rng));
+                    std::memcpy(&host[e * 2], &h, 2);
+                } else {
+                    uint32_t v = static_cast<uint32_t>(rng());
+                    std::memcpy(&host[e * 4], &v, 4);
+                }
+            }
             auto b = dev.createBuffer(inBytes);
             if (!b) return fail(b.status());
             if (ripple::Status s = dev.upload(b.value(), 0, host.data(), inBytes); !s) return fail(s);
             inputs.push_back(std::move(b.value()));
         }
-        auto values =
-            dev.createBuffer(std::max<uint64_t>(4, ripple::calcBufferTensorSize(d.OutputValueTensor)));
-        auto indices =
-            dev.createBuffer(std::max<uint64_t>(4, ripple::calcBufferTensorSize(d.OutputIndexTensor)));
+        const uint64_t valueBytes = ripple::calcBufferTensorSize(d.OutputValueTensor);
+        const uint64_t indexBytes = ripple::calcBufferTensorSize(d.OutputIndexTensor);
+        auto values = dev.createBuffer(std::max<uint64_t>(4, valueBytes));
+        auto indices = dev.createBuffer(std::max<uint64_t>(4, indexBytes));
         if (!values || !indices) return fail(ripple::Status(ripple::StatusCode::OutOfMemory, "outputs"));
-        std::vector<double> us;
-        for (uint32_t rep = 0; rep < opt.repeat + 2; ++rep) {
-            auto t = timeOne(dev, [&](ripple::CommandRecorder& r) {
-                return r.record(op.value(),
-                                {{&inputs[rep % copies], 0}, {&values.value(), 0}, {&indices.value(), 0}});
-            });
-            if (!t) return fail(t.status());
-            if (rep >= 2) us.push_back(t.value()); // two warm-up runs
-        }
-        const double med = median(us);
-        const uint64_t floorBytes = inBytes + ripple::calcBufferTensorSize(d.OutputValueTensor) +
-                                    ripple::calcBufferTensorSize(d.OutputIndexTensor);
+        // The last run reads the last copy, which `host` still holds: that run's outputs are checked.
+        const uint32_t runs = std::max<uint32_t>(opt.repeat, 1);
+        auto us = timeBatch(dev, runs, [&](ripple::CommandRecorder& r, uint32_t run) {
+            const uint32_t which = (run + copies - runs % copies) % copies;
+            return r.record(op.value(), {{&inputs[which], 0}, {&values.value(), 0}, {&indices.value(), 0}});
+        });
+        if (!us) return fail(us.status());
+        std::vector<uint8_t> gotValues(valueBytes);
+        std::vector<uint32_t> gotIndices(indexBytes / 4);
+        if (ripple::Status s = dev.download(values.value(), 0, gotValues.data(), valueBytes); !s)
+            return fail(s);
+        if (ripple::Status s = dev.download(indices.value(), 0, gotIndices.data(), indexBytes); !s)
+            return fail(s);
+        const bool ok = matchesReference(c, host, gotValues, gotIndices);
+        const double med = median(us.value()), best = *std::min_element(us->begin(), us->end());
+        const uint64_t floorBytes = inBytes + valueBytes + indexBytes;
         const double gbs = floorBytes / med / 1e3;
-        std::printf("%-34s %10.1f %12.2f %10.1f %8.1f\n", name.c_str(), med, floorBytes / 1e6, gbs,
-                    100 * gbs / ceiling);
-        char line[512];
+        std::printf("%-34s %10.1f %10.1f %12.2f %10.1f %8.1f %6s\n", name.c_str(), med, best,
+                    floorBytes / 1e6, gbs, 100 * gbs / ceiling, ok ? "ok" : "FAIL");
+        char line[640];
         std::snprintf(
             line, sizeof line,
-            "{\"op\": \"topk\", \"name\": \"%s\", \"shape\": %s, \"type\": \"%s\", \"k\": %u, \"axis\": %u, "
-            "\"us\": %.2f, \"floor_bytes\": %llu, \"gbs\": %.1f, \"pct_of_copy\": %.1f}",
-            name.c_str(), shapeJson(c.shape).c_str(), typeName(c.type), c.k, c.axis, med,
-            static_cast<unsigned long long>(floorBytes), gbs, 100 * gbs / ceiling);
+            "{\"op\": \"topk\", \"name\": \"%s\", \"shape\": %s, \"type\": \"%s\", \"k\": %u, \"axis\": "
+            "%u, \"us\": %.2f, \"us_min\": %.2f, \"runs\": %zu, \"floor_bytes\": %llu, \"gbs\": %.1f, "
+            "\"pct_of_copy\": %.1f, \"matches_reference\": %s}",
+            name.c_str(), shapeJson(c.shape).c_str(), typeName(c.type), c.k, c.axis, med, best, us->size(),
+            static_cast<unsigned long long>(floorBytes), gbs, 100 * gbs / ceiling, ok ? "true" : "false");
         json.push_back(line);
+        failures += !ok;
     }
-    return 0;
+    return failures ? 3 : 0; // 3: ran, but some output was wrong
 }

@@ -3,12 +3,31 @@
 // output = input: gathers a strided tensor into a packed one. One thread per output word, so 8/16-bit
 // elements are written whole-word without disturbing anything, and the padding bytes of the last word
 // (past the tensor, inside its 4-byte-rounded size) keep their contents.
+// ELEM_b128: a packed input whose byte size is a multiple of 16, copied 16 bytes per access (the only form
+// that reaches full bandwidth on some GPUs); params [0] is then the count of 16-byte blocks.
 // Params: [0] element count, [1..17] input view. Bindings: 1 input, 2 output.
 layout(local_size_x = 256) in;
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
 #include "ripple/common.glsl"
 
+#if defined(ELEM_b128)
+layout(std430, binding = 1) readonly buffer Src { uvec4 src[]; };
+layout(std430, binding = 2) writeonly buffer Dst { uvec4 dst[]; };
+
+void main() {
+    const uint count = P(0), stride = pc.groupCount * gl_WorkGroupSize.x;
+    uint i = gl_GlobalInvocationID.x;
+    for (; i + 3u * stride < count; i += 4u * stride) {  // four loads in flight per thread
+        uvec4 a = src[i], b = src[i + stride], c = src[i + 2u * stride], d = src[i + 3u * stride];
+        dst[i] = a;
+        dst[i + stride] = b;
+        dst[i + 2u * stride] = c;
+        dst[i + 3u * stride] = d;
+    }
+    for (; i < count; i += stride) dst[i] = src[i];
+}
+#else
 layout(std430, binding = 1) readonly buffer Src { uint src[]; };
 layout(std430, binding = 2) buffer Dst { uint dst[]; };
 
@@ -44,3 +63,4 @@ void main() {
     }
 #endif
 }
+#endif

@@ -32,6 +32,19 @@ const char* indexClass(DataType type) {
 void addCopy(Plan& plan, uint32_t inputTensor, uint32_t outputTensor) {
     const TensorDesc& in = plan.tensors[inputTensor];
     uint32_t base = static_cast<uint32_t>(plan.params.size());
+    const uint64_t bytes = in.elementCount() * elementSize(in.DataType);
+    if (effectiveStrides(in) == packedStrides(in.Sizes) && bytes % 16 == 0) {
+        // Packed and whole 16-byte blocks (bindings are 16-byte aligned): the full-bandwidth form.
+        plan.params.push_back(static_cast<uint32_t>(bytes / 16));
+        PlanDispatch d;
+        d.kernel = "copy.b128";
+        d.bindings = {
+            {BindingKind::Params}, {BindingKind::Tensor, inputTensor}, {BindingKind::Tensor, outputTensor}};
+        d.paramsBase = base;
+        d.groups = groupsFor((bytes / 16 + 3) / 4);
+        plan.dispatches.push_back(std::move(d));
+        return;
+    }
     plan.params.push_back(static_cast<uint32_t>(in.elementCount()));
     appendView(plan.params, base, in.Sizes, effectiveStrides(in));
     PlanDispatch d;

@@ -166,9 +166,18 @@ TEST_CASE("ScatterND plans a copy then a scatter, and only a copy without update
     auto p = core::planScatterND(scatterND(), limits());
     REQUIRE(p.ok());
     REQUIRE(p.value().dispatches.size() == 2);
-    CHECK(p.value().dispatches[0].kernel == "copy.b32");
+    CHECK(p.value().dispatches[0].kernel == "copy.b128"); // packed, 32 bytes: whole 16-byte blocks
     CHECK(p.value().dispatches[1].kernel == "scatter_nd.b32.u32");
     CHECK(p.value().usesStatus);
+    auto d = scatterND();
+    d.InputTensor.Strides = {8, 1}; // packed strides, given explicitly: still blocks
+    CHECK(core::planScatterND(d, limits()).value().dispatches[0].kernel == "copy.b128");
+    d.InputTensor.Strides = {16, 2}; // strided: element by element
+    CHECK(core::planScatterND(d, limits()).value().dispatches[0].kernel == "copy.b32");
+    d = scatterND();
+    d.InputTensor.Sizes = d.OutputTensor.Sizes = {1, 7}; // 28 bytes: not whole blocks
+    d.UpdatesTensor.Sizes = {1, 4};
+    CHECK(core::planScatterND(d, limits()).value().dispatches[0].kernel == "copy.b32");
 }
 
 TEST_CASE("ScatterElements rules name the tensor, the field and the rule", "[unit]") {

@@ -1,0 +1,33 @@
+// The copy ceiling: the bandwidth of ripple's own 16-byte-per-access copy kernel (ScatterND's input copy,
+// glsl/copy.comp's b128 form) on 1 GiB, in the same run as the cases it is the ceiling for. vkCmdCopyBuffer
+// is not used: on the H100 it reaches only about a third of what a compute copy does.
+#include "bench_common.hpp"
+
+Result<double> copyCeilingGBs(ripple::Device& dev, const BenchOptions& opt) {
+    const uint64_t bytes = std::min<uint64_t>(std::min<uint64_t>(1ull << 30, opt.maxElements * 4),
+                                              dev.adapter().features.maxStorageBufferRange & ~uint64_t(255));
+    const uint32_t n = static_cast<uint32_t>(bytes / 4);
+    // One update at row 0: the operator is the copy plus one tiny dispatch (about 2 us of 350).
+    ripple::ScatterNDDesc d;
+    d.InputTensor = {ripple::DataType::Float32, {n, 1}, {}};
+    d.IndicesTensor = {ripple::DataType::Int32, {1, 1}, {}};
+    d.UpdatesTensor = {ripple::DataType::Float32, {1, 1}, {}};
+    d.OutputTensor = {ripple::DataType::Float32, {n, 1}, {}};
+    d.InputDimensionCount = 2;
+    d.IndicesDimensionCount = 2;
+    auto op = dev.compile(d);
+    if (!op) return op.status();
+    auto in = dev.createBuffer(bytes), out = dev.createBuffer(bytes), idx = dev.createBuffer(16),
+         upd = dev.createBuffer(16);
+    if (!in || !out || !idx || !upd)
+        return ripple::Status(ripple::StatusCode::OutOfMemory,
+                              "copy ceiling: buffers of " + std::to_string(bytes) + " bytes");
+    const uint32_t zero[4] = {};
+    if (ripple::Status s = dev.upload(idx.value(), 0, zero, 16); !s) return s;
+    auto times = timeBatch(dev, opt.repeat, [&](ripple::CommandRecorder& r, uint32_t) {
+        return r.record(op.value(),
+                        {{&in.value(), 0}, {&idx.value(), 0}, {&upd.value(), 0}, {&out.value(), 0}});
+    });
+    if (!times) return times.status();
+    return 2.0 * bytes / median(times.value()) / 1e3;
+}
