@@ -17,6 +17,12 @@ constexpr uint64_t kSlots = 1024; // entries a workgroup sorts in shared memory 
 // the row's keys instead of sorting it. Shorter rows sort in one tile, which is faster for them.
 constexpr uint64_t kRadixMinRow = 4096;
 constexpr uint32_t kRadixChunk = 4096; // elements per workgroup in the radix passes
+// Radix selection v2 (types up to 32 bits): about this many workgroups per pass over all rows (8 per SM of a
+// 132-SM GPU keeps every SM busy), each with at least kSelectMinChunk elements; candidate lists hold up to
+// kSelectCapacity entries per row (beyond that, the next pass reads the input again).
+constexpr uint64_t kSelectGroups = 1024;
+constexpr uint64_t kSelectMinChunk = 2048;
+constexpr uint64_t kSelectCapacity = 8192;
 
 const char* keyClassOf(DataType type) {
     switch (type) {
@@ -143,6 +149,73 @@ Result<Plan> planRadix(Plan plan, const TopKDesc& desc, uint64_t rows, const Pla
     return plan;
 }
 
+// Radix selection v2 (topk_select_*.comp, the layout in glsl/include/ripple/topk_select.glsl): init; one pass
+// per digit of the rank key (pass 0 counts, each later pass filters by the previous digit and counts the
+// next); one more filtering pass for one-digit (8-bit) keys; then one workgroup per row sorts the K winners
+// and writes the outputs. Types up to 32 bits only; 64-bit keys keep planRadix.
+Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const PlanLimits& limits) {
+    const char* op = "TopK";
+    const TensorDesc& in = desc.InputTensor;
+    const uint64_t n = in.Sizes[desc.Axis], K = desc.K;
+    const uint32_t bits = 8 * elementSize(in.DataType);
+    // Digits (shift | width << 8) of the rank key, which sits at the top of a 32-bit word: at most 11 bits
+    // (2048 shared-memory bins), as few as the key's bits allow.
+    std::vector<uint32_t> digits;
+    if (bits == 32)
+        digits = {21 | 11 << 8, 10 | 11 << 8, 0 | 10 << 8};
+    else if (bits == 16)
+        digits = {21 | 11 << 8, 16 | 5 << 8};
+    else
+        digits = {24 | 8 << 8};
+    const uint32_t passes = std::max<uint32_t>(static_cast<uint32_t>(digits.size()), 2);
+    // Workgroups per row: about 1024 in all (8 per SM of a large GPU), none with fewer than 2048 elements.
+    const uint64_t chunks = std::clamp<uint64_t>((kSelectGroups + rows - 1) / rows, 1,
+                                                 (n + kSelectMinChunk - 1) / kSelectMinChunk);
+    const uint64_t chunk = (n + chunks - 1) / chunks;
+    const uint64_t capacity = std::min<uint64_t>(n, kSelectCapacity);
+    uint64_t T = 1;
+    uint32_t log2T = 0;
+    while (T < K) T <<= 1, ++log2T;
+    topkParams(plan.params, desc, T, log2T, 1, 1, rows, rows, 0);
+    plan.params.insert(plan.params.end(),
+                       {static_cast<uint32_t>(chunk), static_cast<uint32_t>(chunks), bits,
+                        static_cast<uint32_t>(capacity), static_cast<uint32_t>(digits.size())});
+    for (uint32_t q = 0; q < 3; ++q) plan.params.push_back(q < digits.size() ? digits[q] : 0);
+    plan.params.push_back(passes);
+
+    const uint64_t stateBytes = rows * 8 * 4, histBytes = rows * 2048 * 4, selectedBytes = rows * K * 8,
+                   listBytes = 2 * rows * capacity * 8;
+    if (std::max({stateBytes, histBytes, selectedBytes, listBytes}) > limits.maxStorageBufferRange ||
+        rows * chunks > 0xFFFFFFFFull)
+        return unsupported(op, "its selection state needs more than the device's maxStorageBufferRange (" +
+                                   std::to_string(limits.maxStorageBufferRange) + ") in one binding");
+    auto align = [](uint64_t b) { return (b + 255) & ~uint64_t(255); };
+    const PlanBinding state{BindingKind::Scratch, 0, 0, stateBytes};
+    const PlanBinding hist{BindingKind::Scratch, 0, align(stateBytes), histBytes};
+    const PlanBinding selected{BindingKind::Scratch, 0, hist.offset + align(histBytes), selectedBytes};
+    const PlanBinding lists{BindingKind::Scratch, 0, selected.offset + align(selectedBytes), listBytes};
+    plan.scratchBytes = lists.offset + listBytes;
+
+    const std::string dtype = keyClassOf(in.DataType);
+    const PlanBinding params{BindingKind::Params}, input{BindingKind::Tensor, 0};
+    auto dispatch = [&](std::string kernel, std::vector<PlanBinding> b, uint32_t arg, uint32_t groups) {
+        PlanDispatch d;
+        d.kernel = std::move(kernel);
+        d.bindings = std::move(b);
+        d.arg = arg;
+        d.groups = groups;
+        plan.dispatches.push_back(std::move(d));
+    };
+    dispatch("topk_select_init", {params, state, hist}, 0, groupsFor(rows * 2048));
+    for (uint32_t p = 0; p < passes; ++p)
+        dispatch("topk_select_pass." + dtype, {params, input, state, hist, selected, lists}, p,
+                 static_cast<uint32_t>(std::min<uint64_t>(rows * chunks, 65535)));
+    dispatch("topk_select_final." + dtype,
+             {params, input, state, selected, lists, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}}, 0,
+             static_cast<uint32_t>(std::min<uint64_t>(rows, 65535)));
+    return plan;
+}
+
 } // namespace
 
 Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
@@ -191,7 +264,9 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
     const uint64_t rows = in.elementCount() / std::max<uint32_t>(axisSize, 1);
     const uint64_t K = desc.K;
     if (K == 0 || rows == 0 || axisSize == 0) return plan;
-    if (axisSize > kRadixMinRow && K <= kSlots) return planRadix(std::move(plan), desc, rows, limits);
+    if (axisSize > kRadixMinRow && K <= kSlots)
+        return elementSize(in.DataType) <= 4 ? planSelect(std::move(plan), desc, rows, limits)
+                                             : planRadix(std::move(plan), desc, rows, limits);
 
     uint64_t T = 1, tiles = 1, perGroup = 1;
     if (axisSize <= kSlots) {

@@ -131,7 +131,8 @@ TEST_CASE("TopK of empty tensors succeeds and writes nothing", "[topk][gpu]") {
     checkTopK(rt::device(), input, 1, 3, AxisDirection::Decreasing, DataType::UInt32);
 }
 
-TEST_CASE("TopK by radix selection (rows over 4096, K <= 1024): every type, ties, all-equal, two-valued",
+TEST_CASE("TopK by radix selection (rows over 4096, K <= 1024): every type, ties, all-equal, two-valued, "
+          "narrow-range",
           "[topk][gpu]") {
     std::mt19937 rng(2025);
     struct Long {
@@ -144,11 +145,15 @@ TEST_CASE("TopK by radix selection (rows over 4096, K <= 1024): every type, ties
         {{4099, 3}, {}, 0},        // a long non-last axis
         {{2, 6001}, {6007, 1}, 1}, // padded rows
         {{1, 70001}, {}, 1},       // index digits beyond 16 bits
+        {{2, 20011}, {}, 1},       // narrow ranges here overflow the 8192-entry candidate lists
     };
-    enum class Data { Random, Ties, Special, AllEqual, TwoValued };
+    // Narrow: values within a few hundred units in the last place of one another, so they share the key's
+    // upper digits and every candidate list overflows (the passes and the last step read the input again).
+    enum class Data { Random, Ties, Special, AllEqual, TwoValued, Narrow };
     for (DataType type : kTypes) {
         for (const Long& s : shapes) {
-            for (Data how : {Data::Random, Data::Ties, Data::Special, Data::AllEqual, Data::TwoValued}) {
+            for (Data how :
+                 {Data::Random, Data::Ties, Data::Special, Data::AllEqual, Data::TwoValued, Data::Narrow}) {
                 rt::HostTensor input(type, s.sizes, s.strides);
                 rt::fill(input, rng,
                          how == Data::Special  ? rt::Fill::Special
@@ -158,6 +163,13 @@ TEST_CASE("TopK by radix selection (rows over 4096, K <= 1024): every type, ties
                     const uint64_t a = input.bits(0), b = input.bits(1);
                     for (uint64_t i = 0; i < input.count(); ++i)
                         input.setBits(i, how == Data::AllEqual || (rng() & 1) ? a : b);
+                }
+                if (how == Data::Narrow) {
+                    const uint64_t base = type == DataType::Float32   ? 0x3F800000u // 1.0
+                                          : type == DataType::Float16 ? 0x3C00u     // 1.0
+                                                                      : 0x20u;
+                    const uint32_t span = elementSize(type) == 1 ? 50 : 700;
+                    for (uint64_t i = 0; i < input.count(); ++i) input.setBits(i, base + rng() % span);
                 }
                 const uint32_t n = s.sizes[s.axis];
                 const uint32_t k = std::array<uint32_t, 5>{1, 7, 100, 1024, 777}[rng() % 5];
