@@ -14,6 +14,7 @@ struct BenchOptions {
     uint32_t repeat = 15;
     uint32_t ops = 1000;               // record case
     uint64_t maxElements = UINT64_MAX; // topk: skip larger inputs (smoke runs on lavapipe)
+    std::string only;                  // topk: run only the cases whose name contains this
 };
 
 inline double median(std::vector<double> v) {
@@ -40,31 +41,50 @@ inline std::string shapeJson(const std::vector<uint32_t>& s) {
 
 template <typename T> using Result = ripple::Result<T>;
 
-// GPU microseconds of `count` runs recorded into one submission: `record(recorder, run)` records run number
-// `run`. Runs that write the same outputs are serialized by the recorder (one barrier between them), so
-// each is timed alone while the GPU stays busy, as a stream of work would keep it (clocks up). One
-// untimed submission of the same runs comes first, as a warm-up.
-inline Result<std::vector<double>>
+// GPU microseconds of `count` runs, each in its own submission, all submitted before the first wait, so the
+// GPU runs them back to back and stays busy (clocks up), as a stream of work would keep it. Each run's time
+// is its submission's span between GPU timestamps. `record(recorder, run)` records run number `run`. One
+// untimed round of the same runs comes first, as a warm-up. (Runs recorded into one submission would be
+// overlapped by the recorder wherever they do not conflict, so they would not be timed alone.)
+struct BatchTimes {
+    std::vector<double> us;     // per run
+    std::vector<double> levels; // per level (dispatch step) of the operator: the median over the runs, us
+};
+
+inline Result<BatchTimes>
 timeBatch(ripple::Device& dev, uint32_t count,
           const std::function<ripple::Status(ripple::CommandRecorder&, uint32_t)>& record) {
-    std::vector<double> us;
+    BatchTimes out;
+    std::vector<std::vector<double>> levels;
     for (int round = 0; round < 2; ++round) {
-        ripple::RecorderOptions ro;
-        ro.timestamps = true;
-        auto rec = dev.createRecorder(ro);
-        if (!rec) return rec.status();
-        for (uint32_t i = 0; i < count; ++i)
+        std::vector<ripple::Ticket> tickets;
+        for (uint32_t i = 0; i < count; ++i) {
+            ripple::RecorderOptions ro;
+            ro.timestamps = true;
+            auto rec = dev.createRecorder(ro);
+            if (!rec) return rec.status();
             if (ripple::Status s = record(rec.value(), i); !s) return s;
-        auto ticket = dev.submit(rec.value());
-        if (!ticket) return ticket.status();
-        if (ripple::Status s = dev.wait(ticket.value()); !s) return s;
-        auto reports = dev.reports(ticket.value());
-        if (!reports) return reports.status();
-        if (round == 0) continue;
-        for (const auto& r : reports.value())
-            if (r.gpuEndNanoseconds) us.push_back((r.gpuEndNanoseconds - r.gpuBeginNanoseconds) / 1000.0);
+            auto ticket = dev.submit(rec.value());
+            if (!ticket) return ticket.status();
+            tickets.push_back(ticket.value());
+        }
+        for (ripple::Ticket t : tickets) {
+            if (ripple::Status s = dev.wait(t); !s) return s;
+            auto reports = dev.reports(t);
+            if (!reports) return reports.status();
+            uint64_t begin = UINT64_MAX, end = 0;
+            for (const auto& r : reports.value())
+                if (r.gpuEndNanoseconds)
+                    begin = std::min(begin, r.gpuBeginNanoseconds), end = std::max(end, r.gpuEndNanoseconds);
+            if (round == 0 || end <= begin) continue;
+            out.us.push_back((end - begin) / 1000.0);
+            const auto& lv = reports.value().back().levelNanoseconds;
+            levels.resize(std::max(levels.size(), lv.size()));
+            for (size_t l = 0; l < lv.size(); ++l) levels[l].push_back(lv[l] / 1000.0);
+        }
     }
-    return us;
+    for (auto& l : levels) out.levels.push_back(median(l));
+    return out;
 }
 
 // The copy ceiling in GB/s (bytes read plus written) of ripple's 16-byte copy kernel on 1 GiB, measured in

@@ -29,5 +29,5 @@ Result<double> copyCeilingGBs(ripple::Device& dev, const BenchOptions& opt) {
                         {{&in.value(), 0}, {&idx.value(), 0}, {&upd.value(), 0}, {&out.value(), 0}});
     });
     if (!times) return times.status();
-    return 2.0 * bytes / median(times.value()) / 1e3;
+    return 2.0 * bytes / median(times->us) / 1e3;
 }

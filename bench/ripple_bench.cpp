@@ -1,11 +1,13 @@
 // ripple-bench: what ripple's operators and its recorder cost, timed with GPU timestamps.
 //
 //   ripple-bench [record|topk|all] [--ops N] [--repeat R] [--json FILE] [--device I] [--max-elements E]
+//                [--case NAME-PART]
 //
 // record: N independent small TopKs ([1,256] FLOAT32, K = 8, each on its own slice of one input and one
 //   output buffer) recorded into one CommandRecorder: host microseconds per recorded operator (median of R
 //   recordings), the batch's GPU time (first operator's start to last one's end) and the barriers.
-// topk: the TopK matrix of issue 5, each case R runs back to back in one submission on inputs rotated so
+// topk: the TopK matrix of issue 5, each case R runs queued back to back (a submission each) on inputs
+// rotated so
 //   that they do not sit in the L2 cache: median and minimum, bytes at the floor (input + outputs), GB/s,
 //   the percent of the copy ceiling measured in the same run, and a check of the outputs against a CPU
 //   reference. Exit status 3 when a check fails.
@@ -106,6 +108,8 @@ int main(int argc, char** argv) {
             jsonPath = argv[i + 1];
         else if (a == "--device")
             options.adapterIndex = std::atoi(argv[i + 1]);
+        else if (a == "--case")
+            opt.only = argv[i + 1];
         else if (a == "--max-elements")
             opt.maxElements = std::strtoull(argv[i + 1], nullptr, 10);
         else
@@ -113,7 +117,7 @@ int main(int argc, char** argv) {
     }
     if (i != argc || (what != "all" && what != "record" && what != "topk"))
         return std::fprintf(stderr, "usage: ripple-bench [record|topk|all] [--ops N] [--repeat R] [--json "
-                                    "FILE] [--device I] [--max-elements E]\n"),
+                                    "FILE] [--device I] [--max-elements E] [--case NAME-PART]\n"),
                2;
     auto device = ripple::Device::create(options);
     if (!device) return fail(device.status());

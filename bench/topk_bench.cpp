@@ -4,7 +4,7 @@
 // Inputs: FLOAT32/FLOAT16 values from a standard normal distribution (like torch.randn, which
 // bench/topk_peer.py gives torch, and like LLM logits), INT32 uniform over the whole range. Each case keeps
 // enough input copies to overflow the L2 cache (50 MB on the H100) and rotates them, runs them back to back
-// in one submission (timeBatch), and reports the median and the minimum.
+// as queued submissions (timeBatch), and reports the median and the minimum.
 #include "bench_common.hpp"
 
 #include <algorithm>
@@ -123,6 +123,7 @@ int runTopK(ripple::Device& dev, const BenchOptions& opt, double ceiling, std::v
         std::string name = shapeName(c.shape) + " ax" + std::to_string(c.axis) + " k" + std::to_string(c.k) +
                            " " + typeName(c.type);
         if (d.InputTensor.elementCount() > opt.maxElements) continue;
+        if (!opt.only.empty() && name.find(opt.only) == std::string::npos) continue;
         auto op = dev.compile(d);
         if (!op) {
             std::printf("%-34s skipped: %s\n", name.c_str(), op.status().message().c_str());
@@ -171,7 +172,8 @@ int runTopK(ripple::Device& dev, const BenchOptions& opt, double ceiling, std::v
         if (ripple::Status s = dev.download(indices.value(), 0, gotIndices.data(), indexBytes); !s)
             return fail(s);
         const bool ok = matchesReference(c, host, gotValues, gotIndices);
-        const double med = median(us.value()), best = *std::min_element(us->begin(), us->end());
+        const std::vector<double>& times = us->us;
+        const double med = median(times), best = *std::min_element(times.begin(), times.end());
         const uint64_t floorBytes = inBytes + valueBytes + indexBytes;
         const double gbs = floorBytes / med / 1e3;
         std::printf("%-34s %10.1f %10.1f %12.2f %10.1f %8.1f %6s\n", name.c_str(), med, best,
@@ -182,9 +184,13 @@ int runTopK(ripple::Device& dev, const BenchOptions& opt, double ceiling, std::v
             "{\"op\": \"topk\", \"name\": \"%s\", \"shape\": %s, \"type\": \"%s\", \"k\": %u, \"axis\": "
             "%u, \"us\": %.2f, \"us_min\": %.2f, \"runs\": %zu, \"floor_bytes\": %llu, \"gbs\": %.1f, "
             "\"pct_of_copy\": %.1f, \"matches_reference\": %s}",
-            name.c_str(), shapeJson(c.shape).c_str(), typeName(c.type), c.k, c.axis, med, best, us->size(),
+            name.c_str(), shapeJson(c.shape).c_str(), typeName(c.type), c.k, c.axis, med, best, times.size(),
             static_cast<unsigned long long>(floorBytes), gbs, 100 * gbs / ceiling, ok ? "true" : "false");
-        json.push_back(line);
+        std::string levels;
+        for (double l : us->levels) levels += (levels.empty() ? "" : ", ") + std::to_string(l).substr(0, 7);
+        std::printf("%-34s levels us: %s\n", "", levels.c_str());
+        json.push_back(std::string(line).substr(0, std::strlen(line) - 1) + ", \"levels_us\": [" + levels +
+                       "]}");
         failures += !ok;
     }
     return failures ? 3 : 0; // 3: ran, but some output was wrong

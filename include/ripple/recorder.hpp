@@ -82,6 +82,9 @@ struct OperatorReport {
     uint64_t gpuNanoseconds = 0;
     // With timestamps: the device clock (ns) at its first and last command; spans of a batch compare.
     uint64_t gpuBeginNanoseconds = 0, gpuEndNanoseconds = 0;
+    // With timestamps: GPU nanoseconds of each level it spans, in order (for an operator recorded alone, one
+    // entry per dispatch of its plan: where its time goes).
+    std::vector<uint64_t> levelNanoseconds;
 };
 
 } // namespace ripple

@@ -39,6 +39,9 @@ std::vector<std::shared_ptr<void>> DeviceImpl::finishOne(Submission& s, const st
             r.gpuBeginNanoseconds = times[static_cast<size_t>(op.firstLevel)];
             r.gpuEndNanoseconds = times[static_cast<size_t>(op.lastLevel + 1)];
             r.gpuNanoseconds = r.gpuEndNanoseconds - r.gpuBeginNanoseconds;
+            for (int32_t l = op.firstLevel; l <= op.lastLevel; ++l)
+                r.levelNanoseconds.push_back(times[static_cast<size_t>(l + 1)] -
+                                             times[static_cast<size_t>(l)]);
         }
         if (s.first.ok() && !r.status.ok()) s.first = r.status;
         s.reports.push_back(std::move(r));
