@@ -5,6 +5,7 @@
 #include "ripple/ripple.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -90,6 +91,19 @@ timeBatch(ripple::Device& dev, uint32_t count,
 // The copy ceiling in GB/s (bytes read plus written) of ripple's 16-byte copy kernel on 1 GiB, measured in
 // the same run (copy_ceiling.cpp).
 Result<double> copyCeilingGBs(ripple::Device& dev, const BenchOptions& opt);
+
+// Keeps the GPU's clocks up before a measurement. An idle H100 drops its SM clock from 1980 to 345 MHz
+// within seconds (nvidia-smi, 2026-11-22), and the host-side work between cases (random inputs, the CPU
+// reference) is long enough for that: without this, a case's times depended on what ran before it.
+class GpuWarmer {
+  public:
+    explicit GpuWarmer(ripple::Device& dev);
+    void warm(double milliseconds = 200); // back-to-back 256 MiB copies for that long
+  private:
+    ripple::Device& dev_;
+    ripple::Operator op_;
+    ripple::Buffer in_, out_, small_;
+};
 
 int runTopK(ripple::Device& dev, const BenchOptions& opt, double ceiling, std::vector<std::string>& json);
 int runRecord(ripple::Device& dev, const BenchOptions& opt, std::vector<std::string>& json);

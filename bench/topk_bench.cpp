@@ -109,6 +109,7 @@ int runTopK(ripple::Device& dev, const BenchOptions& opt, double ceiling, std::v
     std::printf("%-34s %10s %10s %12s %10s %8s %6s\n", "topk case", "median us", "min us", "floor MB", "GB/s",
                 "% copy", "check");
     uint32_t failures = 0;
+    GpuWarmer warmer(dev);
     std::mt19937 rng(1);
     std::normal_distribution<float> normal;
     for (const Case& c : cases) {
@@ -160,6 +161,7 @@ int runTopK(ripple::Device& dev, const BenchOptions& opt, double ceiling, std::v
         if (!values || !indices) return fail(ripple::Status(ripple::StatusCode::OutOfMemory, "outputs"));
         // The last run reads the last copy, which `host` still holds: that run's outputs are checked.
         const uint32_t runs = std::max<uint32_t>(opt.repeat, 1);
+        warmer.warm();
         auto us = timeBatch(dev, runs, [&](ripple::CommandRecorder& r, uint32_t run) {
             const uint32_t which = (run + copies - runs % copies) % copies;
             return r.record(op.value(), {{&inputs[which], 0}, {&values.value(), 0}, {&indices.value(), 0}});

@@ -92,6 +92,7 @@ class Operator {
 
     // Names of the tensors to bind, in binding order, e.g. {"InputTensor", "OutputValueTensor", ...}.
     std::vector<std::string> tensorNames() const;
+    bool valid() const { return impl_ != nullptr; } // false when default-constructed or moved from
 
     std::shared_ptr<detail::OperatorImpl> impl_; // internal
 };
