@@ -1,9 +1,8 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// Radix-select TopK, last dispatch: one workgroup per row gathers the row's K winners (the selected list,
-// the candidates below the threshold T, and the `need` smallest indices among the elements equal to T),
-// sorts them by (rank key, index) and writes values (bit for bit from the input) and indices.
-// Bindings: 1 input, 2 state, 3 selected lists, 4 candidate lists, 5 values, 6 indices.
+// Sampled radix-select TopK, dispatch 3 (topk_select.glsl): one workgroup per row gathers the K winners,
+// sorts them by (rank, index) and writes values (bit for bit from the input) and indices.
+// Bindings: 1 input, 2 state, 3 per-chunk tie counts, 4 candidates, 5 values, 6 indices.
 layout(local_size_x = 256) in;
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
@@ -12,12 +11,13 @@ layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; }
 
 layout(std430, binding = 1) readonly buffer Input { uint inputWords[]; };
 layout(std430, binding = 2) readonly buffer State { uint state[]; };
-layout(std430, binding = 3) readonly buffer Selected { uint selected[]; };
-layout(std430, binding = 4) readonly buffer Lists { uint lists[]; };
+layout(std430, binding = 3) readonly buffer ChunkTies { uint chunkTies[]; };
+layout(std430, binding = 4) readonly buffer Candidates { uint candidates[]; };
 layout(std430, binding = 5) buffer Values { uint values[]; };
 layout(std430, binding = 6) writeonly buffer IndicesOut { uint indicesOut[]; };
 
 #include "ripple/topk_key.glsl"
+#define SELECT_ENTRIES
 #include "ripple/topk_select.glsl"
 #include "ripple/bitonic.glsl"
 
@@ -33,14 +33,16 @@ layout(std430, binding = 6) writeonly buffer IndicesOut { uint indicesOut[]; };
 #endif
 
 shared uint sSlots;
+bool gFromList;
+uint gListBase, gRowBase;
 
-// Entry i of the row's source: the last candidate list, or the input row itself when that overflowed.
-void sourceEntry(bool fromList, uint listBase, uint rowBase, uint i, out uint key, out uint idx) {
-    if (fromList) {
-        key = lists[listBase + 2u * i];
-        idx = lists[listBase + 2u * i + 1u];
+// Entry i of the source: the row's candidate list, or the input row itself.
+void selectEntry(uint i, out uint key, out uint idx) {
+    if (gFromList) {
+        key = candidates[gListBase + 2u * i];
+        idx = candidates[gListBase + 2u * i + 1u];
     } else {
-        key = rankKeyAt(rowBase + i * TOPK_AXIS_STRIDE);
+        key = rankKeyAt(gRowBase + i * TOPK_AXIS_STRIDE);
         idx = i;
     }
 }
@@ -53,52 +55,92 @@ void take(uint key, uint idx) {
     }
 }
 
-void main() {
-    const uint K = TOPK_K, C = SELECT_CAPACITY, D = SELECT_DIGITS, last = SELECT_PASSES - 1u;
+// Takes the K best of the source by (rank, index): radix selection of the K-th rank T, then, when only
+// some of the entries equal to T are wanted, radix selection of the last wanted index among them.
+void takeBest(uint count) {
     const uint lid = gl_LocalInvocationID.x;
+    uint need = TOPK_K, ties;
+    const uint T = selectByRank(count, need, ties);
+    uint lastIndex = 0xFFFFFFFFu;
+    if (need < ties) {
+        uint prefix = 0u;
+        for (int shift = 22; shift >= 0; shift -= 11) {
+            for (uint b = lid; b < SELECT_BINS; b += 256u) sBins[b] = 0u;
+            barrier();
+            const uint above = uint(shift) + 11u;
+            for (uint i = lid; i < count; i += 256u) {
+                uint key, idx;
+                selectEntry(i, key, idx);
+                if (key == T && (above >= 32u || (idx >> above) == (prefix >> above)))
+                    atomicAdd(sBins[(idx >> uint(shift)) & 0x7FFu], 1u);
+            }
+            findBucket(need);
+            prefix |= sFoundBucket << uint(shift);
+            need -= sFoundBefore;
+            barrier();
+        }
+        lastIndex = prefix;
+    }
+    for (uint i = lid; i < count; i += 256u) {
+        uint key, idx;
+        selectEntry(i, key, idx);
+        if (key < T || (key == T && idx <= lastIndex)) take(key, idx);
+    }
+}
+
+// Takes the first `need` elements equal to tau in index order, visiting only chunks that hold some.
+void takeFirstTies(uint row, uint tau, uint need) {
+    const uint lid = gl_LocalInvocationID.x, chunks = SELECT_CHUNKS;
+    uint taken = 0u;
+    for (uint c = 0u; c < chunks && taken < need; ++c) {  // uniform
+        const uint here = chunkTies[row * chunks + c];
+        if (here == 0u) continue;
+        const uint begin = c * SELECT_CHUNK, end = min(TOPK_N, begin + SELECT_CHUNK);
+        if (taken + here <= need) {  // all of them: order does not matter
+            for (uint j = begin + lid; j < end; j += 256u)
+                if (rankKeyAt(gRowBase + j * TOPK_AXIS_STRIDE) == tau) take(tau, j);
+            taken += here;
+            continue;
+        }
+        // Some of them: each invocation counts the ties of its own contiguous run of the chunk, a prefix
+        // sum orders the runs, then each takes its ties while they rank below need.
+        const uint len = (end - begin + 255u) / 256u, from = begin + lid * len, to = min(end, from + len);
+        uint mine = 0u;
+        for (uint j = from; j < to; ++j) mine += rankKeyAt(gRowBase + j * TOPK_AXIS_STRIDE) == tau ? 1u : 0u;
+        sPart[lid] = mine;
+        barrier();
+        for (uint off = 1u; off < 256u; off <<= 1u) {
+            const uint v = lid >= off ? sPart[lid - off] : 0u;
+            barrier();
+            sPart[lid] += v;
+            barrier();
+        }
+        uint rank = taken + sPart[lid] - mine;
+        for (uint j = from; j < to && rank < need; ++j)
+            if (rankKeyAt(gRowBase + j * TOPK_AXIS_STRIDE) == tau) take(tau, j), ++rank;
+        taken = need;
+    }
+}
+
+void main() {
+    const uint K = TOPK_K, C = SELECT_CAPACITY, lid = gl_LocalInvocationID.x;
     for (uint row = gl_WorkGroupID.x; row < TOPK_ROWS; row += pc.groupCount) {
         const uint s = row * SELECT_STATE;
-        const uint T = state[s], need = state[s + 1u], ties = state[s + 6u];
-        const uint selectedCount = min(state[s + 2u], K);
-        const uint listCount = last >= 1u ? state[s + 3u + (last & 1u)] : 0xFFFFFFFFu;
-        const bool fromList = listCount <= C;
-        const uint count = fromList ? listCount : TOPK_N;
-        const uint listBase = ((last & 1u) * TOPK_ROWS + row) * C * 2u;
-        const uint rowBase = viewOffset(TOPK_ROW_VIEW, row);
-        if (lid == 0u) sSlots = selectedCount;
-        for (uint i = lid; i < selectedCount; i += 256u) {
-            sKey[0][i] = selected[(row * K + i) * 2u];
-            sIdx[i] = selected[(row * K + i) * 2u + 1u];
-        }
-        // The need-th smallest index among the elements equal to T, by a radix pass per 11-bit digit of
-        // the index (all of them when every tie is needed).
-        uint lastIndex = 0xFFFFFFFFu;
-        if (need < ties) {
-            uint prefix = 0u, left = need;
-            for (int shift = 22; shift >= 0; shift -= 11) {
-                for (uint i = lid; i < SELECT_BINS; i += 256u) sBins[i] = 0u;
-                barrier();
-                const uint above = uint(shift) + 11u;
-                for (uint i = lid; i < count; i += 256u) {
-                    uint key, idx;
-                    sourceEntry(fromList, listBase, rowBase, i, key, idx);
-                    if (key == T && (above >= 32u || (idx >> above) == (prefix >> above)))
-                        atomicAdd(sBins[(idx >> uint(shift)) & 0x7FFu], 1u);
-                }
-                findBucket(left);
-                prefix |= sFoundBucket << uint(shift);
-                left -= sFoundBefore;
-                barrier();
-            }
-            lastIndex = prefix;
-        }
+        const uint tau = state[s], below = state[s + 1u], atTau = state[s + 2u];
+        gRowBase = viewOffset(TOPK_ROW_VIEW, row);
+        gListBase = row * C * 2u;
+        if (lid == 0u) sSlots = 0u;
         barrier();
-        // Candidates below T (those above the prefix's last digit were selected by the passes), then ties.
-        const int beforeLast = int(D) - 2;
-        for (uint i = lid; i < count; i += 256u) {
-            uint key, idx;
-            sourceEntry(fromList, listBase, rowBase, i, key, idx);
-            if ((key < T && matchThrough(key, T, beforeLast)) || (key == T && idx <= lastIndex)) take(key, idx);
+        if (below >= K && below <= C) {  // the K best are all in the list
+            gFromList = true;
+            takeBest(below);
+        } else if (below < K && below + atTau >= K) {  // all candidates, then the first ties of tau
+            for (uint i = lid; i < below; i += 256u)
+                take(candidates[gListBase + 2u * i], candidates[gListBase + 2u * i + 1u]);
+            takeFirstTies(row, tau, K - below);
+        } else {  // the estimate missed, or the list overflowed: select from the whole row (exact, slow)
+            gFromList = false;
+            takeBest(TOPK_N);
         }
         barrier();
         const uint P2 = TOPK_T;  // a power of 2 >= K: the sorted segment
@@ -115,7 +157,7 @@ void main() {
             const uint idx = sIdx[i], e = outBase + i * inner;
             indicesOut[e * indexWords] = idx;
             if (indexWords == 2u) indicesOut[e * 2u + 1u] = 0u;
-            const uint bits = LOAD_VALUE(inputWords, rowBase + idx * TOPK_AXIS_STRIDE).x;
+            const uint bits = LOAD_VALUE(inputWords, gRowBase + idx * TOPK_AXIS_STRIDE).x;
 #if VALUE_BITS == 32
             values[e] = bits;
 #else

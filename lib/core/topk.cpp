@@ -8,6 +8,7 @@
 #include "core/shape.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ripple::core {
 namespace {
@@ -17,12 +18,13 @@ constexpr uint64_t kSlots = 1024; // entries a workgroup sorts in shared memory 
 // the row's keys instead of sorting it. Shorter rows sort in one tile, which is faster for them.
 constexpr uint64_t kRadixMinRow = 4096;
 constexpr uint32_t kRadixChunk = 4096; // elements per workgroup in the radix passes
-// Radix selection v2 (types up to 32 bits): about this many workgroups per pass over all rows (8 per SM of a
-// 132-SM GPU keeps every SM busy), each with at least kSelectMinChunk elements; candidate lists hold up to
-// kSelectCapacity entries per row (beyond that, the next pass reads the input again).
+// Sampled radix selection (types up to 32 bits): about this many filter workgroups over all rows (8 per SM of
+// a 132-SM GPU keeps every SM busy), each with at least kSelectMinChunk elements; kSampleMin to kSampleMax
+// samples per row (one workgroup reads them).
 constexpr uint64_t kSelectGroups = 1024;
-constexpr uint64_t kSelectMinChunk = 2048;
-constexpr uint64_t kSelectCapacity = 8192;
+constexpr uint64_t kSelectMinChunk = 4096;
+constexpr uint64_t kSampleMin = 1024;
+constexpr uint64_t kSampleMax = 32768;
 
 const char* keyClassOf(DataType type) {
     switch (type) {
@@ -149,10 +151,9 @@ Result<Plan> planRadix(Plan plan, const TopKDesc& desc, uint64_t rows, const Pla
     return plan;
 }
 
-// Radix selection v2 (topk_select_*.comp, the layout in glsl/include/ripple/topk_select.glsl): init; one pass
-// per digit of the rank key (pass 0 counts, each later pass filters by the previous digit and counts the
-// next); one more filtering pass for one-digit (8-bit) keys; then one workgroup per row sorts the K winners
-// and writes the outputs. Types up to 32 bits only; 64-bit keys keep planRadix.
+// Sampled radix selection (topk_select_*.comp; the method and params in
+// glsl/include/ripple/topk_select.glsl): sample, filter, final. Types up to 32 bits; 64-bit keys keep
+// planRadix.
 Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const PlanLimits& limits) {
     const char* op = "TopK";
     const TensorDesc& in = desc.InputTensor;
@@ -167,56 +168,64 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
         digits = {21 | 11 << 8, 16 | 5 << 8};
     else
         digits = {24 | 8 << 8};
-    const uint32_t passes = std::max<uint32_t>(static_cast<uint32_t>(digits.size()), 2);
-    // Workgroups per row: about 1024 in all (8 per SM of a large GPU), none with fewer than 2048 elements.
+    // Samples: one per 32 elements, at least kSampleMin and at most kSampleMax. The number of samples
+    // among the row's K best is about Binomial(S, K / n), mean mu; taking tau = the m-th smallest sample
+    // with m = mu + 6 sqrt(mu) + 8 makes "fewer than K elements at or below tau" a far-tail event (then the
+    // last step selects from the whole row: still exact). About m * n / S elements rank below tau; the
+    // list holds four times that.
+    const uint64_t S = std::min<uint64_t>(n, std::clamp<uint64_t>(n / 32, kSampleMin, kSampleMax));
+    const double mu = double(K) * double(S) / double(n);
+    const uint64_t m = std::min<uint64_t>(S, static_cast<uint64_t>(std::ceil(mu + 6 * std::sqrt(mu) + 8)));
+    const uint64_t expected = (m * n + S - 1) / S;
+    const uint64_t capacity = selectCapacityForTests
+                                  ? selectCapacityForTests
+                                  : std::min<uint64_t>(n, std::max<uint64_t>(4096, 4 * expected));
+    // Filter workgroups: about kSelectGroups over all rows, none with fewer than kSelectMinChunk elements.
     const uint64_t chunks = std::clamp<uint64_t>((kSelectGroups + rows - 1) / rows, 1,
                                                  (n + kSelectMinChunk - 1) / kSelectMinChunk);
     const uint64_t chunk = (n + chunks - 1) / chunks;
-    const uint64_t capacity = std::min<uint64_t>(n, kSelectCapacity);
     uint64_t T = 1;
     uint32_t log2T = 0;
     while (T < K) T <<= 1, ++log2T;
     topkParams(plan.params, desc, T, log2T, 1, 1, rows, rows, 0);
-    plan.params.insert(plan.params.end(),
-                       {static_cast<uint32_t>(chunk), static_cast<uint32_t>(chunks), bits,
-                        static_cast<uint32_t>(capacity), static_cast<uint32_t>(digits.size())});
+    plan.params.insert(plan.params.end(), {static_cast<uint32_t>(chunk), static_cast<uint32_t>(chunks), bits,
+                                           static_cast<uint32_t>(capacity), static_cast<uint32_t>(S),
+                                           static_cast<uint32_t>(m), static_cast<uint32_t>(digits.size())});
     for (uint32_t q = 0; q < 3; ++q) plan.params.push_back(q < digits.size() ? digits[q] : 0);
-    plan.params.push_back(passes);
 
-    const uint64_t stateBytes = rows * 8 * 4, histBytes = rows * 2048 * 4, selectedBytes = rows * K * 8,
-                   listBytes = 2 * rows * capacity * 8;
-    if (std::max({stateBytes, histBytes, selectedBytes, listBytes}) > limits.maxStorageBufferRange ||
+    const uint64_t stateBytes = rows * 4 * 4, tiesBytes = rows * chunks * 4, listBytes = rows * capacity * 8;
+    if (std::max({stateBytes, tiesBytes, listBytes}) > limits.maxStorageBufferRange ||
         rows * chunks > 0xFFFFFFFFull)
         return unsupported(op, "its selection state needs more than the device's maxStorageBufferRange (" +
                                    std::to_string(limits.maxStorageBufferRange) + ") in one binding");
     auto align = [](uint64_t b) { return (b + 255) & ~uint64_t(255); };
     const PlanBinding state{BindingKind::Scratch, 0, 0, stateBytes};
-    const PlanBinding hist{BindingKind::Scratch, 0, align(stateBytes), histBytes};
-    const PlanBinding selected{BindingKind::Scratch, 0, hist.offset + align(histBytes), selectedBytes};
-    const PlanBinding lists{BindingKind::Scratch, 0, selected.offset + align(selectedBytes), listBytes};
-    plan.scratchBytes = lists.offset + listBytes;
+    const PlanBinding ties{BindingKind::Scratch, 0, align(stateBytes), tiesBytes};
+    const PlanBinding list{BindingKind::Scratch, 0, ties.offset + align(tiesBytes), listBytes};
+    plan.scratchBytes = list.offset + listBytes;
 
     const std::string dtype = keyClassOf(in.DataType);
     const PlanBinding params{BindingKind::Params}, input{BindingKind::Tensor, 0};
-    auto dispatch = [&](std::string kernel, std::vector<PlanBinding> b, uint32_t arg, uint32_t groups) {
+    auto dispatch = [&](std::string kernel, std::vector<PlanBinding> b, uint32_t groups) {
         PlanDispatch d;
         d.kernel = std::move(kernel);
         d.bindings = std::move(b);
-        d.arg = arg;
         d.groups = groups;
         plan.dispatches.push_back(std::move(d));
     };
-    dispatch("topk_select_init", {params, state, hist}, 0, groupsFor(rows * 2048));
-    for (uint32_t p = 0; p < passes; ++p)
-        dispatch("topk_select_pass." + dtype, {params, input, state, hist, selected, lists}, p,
-                 static_cast<uint32_t>(std::min<uint64_t>(rows * chunks, 65535)));
+    const uint32_t rowGroups = static_cast<uint32_t>(std::min<uint64_t>(rows, 65535));
+    dispatch("topk_select_sample." + dtype, {params, input, state}, rowGroups);
+    dispatch("topk_select_filter." + dtype, {params, input, state, ties, list},
+             static_cast<uint32_t>(std::min<uint64_t>(rows * chunks, 65535)));
     dispatch("topk_select_final." + dtype,
-             {params, input, state, selected, lists, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}}, 0,
-             static_cast<uint32_t>(std::min<uint64_t>(rows, 65535)));
+             {params, input, state, ties, list, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}},
+             rowGroups);
     return plan;
 }
 
 } // namespace
+
+uint64_t selectCapacityForTests = 0;
 
 Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
     const char* op = "TopK";

@@ -1,5 +1,6 @@
 // TopK on the device against the CPU reference: every input type, index type, direction, rank and axis,
 // odd sizes, multi-tile rows, strided and broadcast inputs, ties, NaN and +-0.0, K from 0 to the axis.
+#include "core/planners.hpp"
 #include "support/gpu.hpp"
 #include "support/reference.hpp"
 
@@ -176,6 +177,26 @@ TEST_CASE("TopK by radix selection (rows over 4096, K <= 1024): every type, ties
                 const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
                 checkTopK(rt::device(), input, s.axis, std::min(k, n), dir, DataType::UInt32);
             }
+        }
+    }
+}
+
+TEST_CASE("TopK's sampled radix selection falls back to the whole row, exactly, when its list overflows",
+          "[topk][gpu]") {
+    // A 16-entry list: with K > 16 every row takes the fallback, with K <= 16 most rows still use the list.
+    struct Restore {
+        ~Restore() { core::selectCapacityForTests = 0; }
+    } restore;
+    core::selectCapacityForTests = 16;
+    std::mt19937 rng(77);
+    for (DataType type : {DataType::Float32, DataType::Float16, DataType::Int8, DataType::UInt16}) {
+        for (rt::Fill how : {rt::Fill::Random, rt::Fill::Ties}) {
+            rt::HostTensor input(type, {3, 9001});
+            rt::fill(input, rng, how);
+            for (uint32_t k : {1u, 16u, 17u, 333u})
+                checkTopK(rt::device(), input, 1, k,
+                          rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing,
+                          DataType::UInt32);
         }
     }
 }

@@ -1,35 +1,37 @@
-// TopK by radix selection for long rows of keys up to 32 bits (v2; core/topk.cpp chooses it).
+// TopK by sampled radix selection for long rows of keys up to 32 bits (v3; core/topk.cpp chooses it).
 //
 // Every element has a rank key: its order key, complemented for DECREASING, shifted to the top of a 32-bit
-// word; a smaller rank comes first. The key is split into digits (at most 11 bits each, most significant
-// first). Pass p (topk_select_pass.comp) runs over many workgroups per row:
-//   - it filters by digit p-1, already resolved: elements above the prefix's bucket are selected (appended to
-//     the row's selected list), elements in it are kept (appended to the next candidate list);
-//   - it counts digit p of the kept elements into the row's histogram;
-//   - the last workgroup of the row to finish (a counter) finds the bucket holding the row's K-th element,
-//     appends its digit to the prefix, and clears the histogram for the next pass.
-// Pass 0 only counts. A pass reads the previous pass's candidate list when it fits its capacity, else the
-// input again. topk_select_final.comp then takes, per row, the selected list, the candidates above the
-// threshold T (the full prefix: the K-th element's rank key) and the first `need` elements equal to T by
-// index, sorts them by (rank key, index) and writes the outputs.
+// word; a smaller rank comes first, ties by smaller index. Three dispatches:
+//   1. topk_select_sample: one workgroup per row takes S elements at pseudo-random positions (one per
+//      stratum of the row) and finds their m-th smallest rank: the row's estimate tau of a rank a little
+//      past the K-th. m is chosen (core/topk.cpp) so that fewer than K elements rank at or below tau
+//      practically never happens, while about m * n / S do.
+//   2. topk_select_filter: many workgroups per row read the row once. Elements ranked below tau are
+//      appended to the row's candidate list (at most `capacity` are stored); elements equal to tau are
+//      counted per chunk.
+//   3. topk_select_final: one workgroup per row. With at least K candidates (all stored) it selects the K
+//      best of the list by radix over (rank, index); with fewer, it takes them all plus the first elements
+//      equal to tau in index order (the chunk counts say where they are). Otherwise (the estimate missed,
+//      or the list overflowed) it selects from the whole input row itself: slow, but exact. Then it sorts
+//      the K winners by (rank, index) and writes values (bit for bit from the input) and indices.
 //
-// Params beyond the TopK block (topk.glsl): [30] input elements per workgroup chunk, [31] chunks
-// (workgroups) per row, [32] key bits (8, 16 or 32), [33] candidate list capacity per row, [34] digits D,
-// [35 + q] digit q: shift | width << 8, [38] passes.
-// Per row in `state` (SELECT_STATE words): [0] prefix, [1] elements still needed from the prefix's bucket,
-// [2] selected count, [3] [4] candidate list 0 / 1 counts, [5] workgroups done with the current pass,
-// [6] elements equal to T (after the last digit).
-#define SELECT_STATE 8u
+// Params beyond the TopK block (topk.glsl): [30] input elements per filter workgroup (a chunk), [31] chunks
+// per row, [32] key bits (8, 16 or 32), [33] candidate list capacity per row, [34] samples S per row,
+// [35] the sample rank m (1-based), [36] digits D, [37 + q] digit q: shift | width << 8 (at most 3).
+// Per row in `state` (SELECT_STATE words): [0] tau, [1] candidates (ranked below tau; may exceed the
+// capacity), [2] elements equal to tau.
+#define SELECT_STATE 4u
 #define SELECT_BINS 2048u
 #define SELECT_CHUNK P(30)
 #define SELECT_CHUNKS P(31)
 #define SELECT_KEY_BITS P(32)
 #define SELECT_CAPACITY P(33)
-#define SELECT_DIGITS P(34)
-#define SELECT_PASSES P(38)
+#define SELECT_SAMPLES P(34)
+#define SELECT_SAMPLE_RANK P(35)
+#define SELECT_DIGITS P(36)
 
-uint digitShift(uint q) { return P(35u + q) & 0xFFu; }
-uint digitWidth(uint q) { return P(35u + q) >> 8u; }
+uint digitShift(uint q) { return P(37u + q) & 0xFFu; }
+uint digitWidth(uint q) { return P(37u + q) >> 8u; }
 uint digitOf(uint k, uint q) { return (k >> digitShift(q)) & ((1u << digitWidth(q)) - 1u); }
 // Does rank key k agree with the prefix on digits 0..q? (q = -1: no digit, always.)
 bool matchThrough(uint k, uint prefix, int q) {
@@ -56,7 +58,7 @@ shared uint sFoundBucket, sFoundBefore;
 
 void findBucket(uint need) {
     const uint lid = gl_LocalInvocationID.x;
-    if (lid == 0u) sFoundBucket = sFoundBefore = 0u;  // (only if the counts fall short of need: a bug)
+    if (lid == 0u) sFoundBucket = sFoundBefore = 0u;  // (kept only if the counts fall short of need)
     barrier();
     uint part = 0u;
     [[unroll]] for (uint i = 0u; i < 8u; ++i) part += sBins[lid * 8u + i];
@@ -82,3 +84,32 @@ void findBucket(uint need) {
     }
     barrier();
 }
+
+#if defined(SELECT_ENTRIES)
+// Entry i of the source a one-workgroup selection runs over (defined by the including kernel).
+void selectEntry(uint i, out uint key, out uint idx);
+
+// Radix selection by one workgroup: the need-th smallest rank key among entries [0, count) of selectEntry.
+// On return `need` is how many entries holding that key are wanted and `ties` how many there are. All
+// invocations must call it.
+uint selectByRank(uint count, inout uint need, out uint ties) {
+    const uint lid = gl_LocalInvocationID.x;
+    uint prefix = 0u;
+    ties = 0u;
+    for (uint q = 0u; q < SELECT_DIGITS; ++q) {
+        for (uint b = lid; b < SELECT_BINS; b += 256u) sBins[b] = 0u;
+        barrier();
+        for (uint i = lid; i < count; i += 256u) {
+            uint key, idx;
+            selectEntry(i, key, idx);
+            if (matchThrough(key, prefix, int(q) - 1)) atomicAdd(sBins[digitOf(key, q)], 1u);
+        }
+        findBucket(need);
+        prefix |= sFoundBucket << digitShift(q);
+        need -= sFoundBefore;
+        ties = sBins[sFoundBucket];
+        barrier();
+    }
+    return prefix;
+}
+#endif
