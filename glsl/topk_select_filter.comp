@@ -3,6 +3,11 @@
 // Sampled radix-select TopK, dispatch 2 (topk_select.glsl): reads every row once, chunk by chunk. Elements
 // ranked below the row's tau are appended to its candidate list as (rank, index); elements equal to tau
 // are counted, per chunk and per row. Bindings: 1 input, 2 state, 3 per-chunk tie counts, 4 candidates.
+//
+// No barrier in the loop: candidates are staged in shared memory (a shared atomic each) and reserved in the
+// row's list with one global atomic per workgroup at the end, since one counter per row serializes the
+// atomics of every workgroup of that row. Candidates beyond the stage (an estimate that missed) reserve
+// their own slot.
 layout(local_size_x = 256) in;
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
@@ -17,55 +22,61 @@ layout(std430, binding = 4) writeonly buffer Candidates { uint candidates[]; };
 #include "ripple/topk_key.glsl"
 #include "ripple/topk_select.glsl"
 
-#define UNROLL 8u
-shared uint sCount[2];  // by tile parity: candidates the tile appends
-shared uint sBase[2];   // where they go in the row's list
-shared uint sTies;
+#define UNROLL 16u
+#define STAGE 1024u
+shared uint sStageKey[STAGE], sStageIdx[STAGE];
+shared uint sStaged, sTies, sBase;
 
 void main() {
     const uint C = SELECT_CAPACITY, chunks = SELECT_CHUNKS, lid = gl_LocalInvocationID.x;
+    const uint n = TOPK_N, chunkSize = SELECT_CHUNK, stride = TOPK_AXIS_STRIDE;
     for (uint g = gl_WorkGroupID.x; g < TOPK_ROWS * chunks; g += pc.groupCount) {
         const uint row = g / chunks, chunk = g % chunks, s = row * SELECT_STATE;
         const uint tau = state[s];
-        const uint begin = chunk * SELECT_CHUNK, end = min(TOPK_N, begin + SELECT_CHUNK);
-        const uint rowBase = viewOffset(TOPK_ROW_VIEW, row), stride = TOPK_AXIS_STRIDE;
-        if (lid == 0u) sCount[0] = sTies = 0u;
+        const uint begin = chunk * chunkSize, end = min(n, begin + chunkSize);
+        const uint rowBase = viewOffset(TOPK_ROW_VIEW, row);
+        if (lid == 0u) sStaged = sTies = 0u;
         barrier();
-        uint ties = 0u, parity = 0u;
-        for (uint tile = begin; tile < end; tile += 256u * UNROLL) {  // the same trip count for the workgroup
+        uint ties = 0u;
+        for (uint tile = begin; tile < end; tile += 256u * UNROLL) {
             uint key[UNROLL];
-            uint mine = 0u, n = 0u;  // bit u: element u is a candidate
-            [[unroll]] for (uint u = 0u; u < UNROLL; ++u) {
+            [[unroll]] for (uint u = 0u; u < UNROLL; ++u) {  // all loads first: many in flight
                 const uint j = tile + u * 256u + lid;
                 key[u] = j < end ? rankKeyAt(rowBase + j * stride) : 0xFFFFFFFFu;
-                if (j < end && key[u] < tau) mine |= 1u << u, ++n;
-                if (j < end && key[u] == tau) ++ties;
             }
-            // Append: offsets by a shared atomic, one global reservation per tile that has candidates.
-            if (lid == 0u) sCount[parity ^ 1u] = 0u;  // for the next tile (read there after a barrier)
-            const uint off = n != 0u ? atomicAdd(sCount[parity], n) : 0u;
-            barrier();
-            if (sCount[parity] != 0u) {  // uniform
-                if (lid == 0u) sBase[parity] = atomicAdd(state[s + 1u], sCount[parity]);
-                barrier();
-                uint at = sBase[parity] + off;
-                [[unroll]] for (uint u = 0u; u < UNROLL; ++u) {
-                    if ((mine & (1u << u)) == 0u) continue;
-                    if (at < C) {
-                        const uint o = (row * C + at) * 2u;
-                        candidates[o] = key[u];
-                        candidates[o + 1u] = tile + u * 256u + lid;
+            [[unroll]] for (uint u = 0u; u < UNROLL; ++u) {
+                const uint j = tile + u * 256u + lid;
+                if (j >= end) continue;
+                if (key[u] == tau) ++ties;
+                if (key[u] >= tau) continue;
+                const uint at = atomicAdd(sStaged, 1u);
+                if (at < STAGE) {
+                    sStageKey[at] = key[u];
+                    sStageIdx[at] = j;
+                } else {
+                    const uint slot = atomicAdd(state[s + 1u], 1u);
+                    if (slot < C) {
+                        candidates[(row * C + slot) * 2u] = key[u];
+                        candidates[(row * C + slot) * 2u + 1u] = j;
                     }
-                    ++at;
                 }
             }
-            parity ^= 1u;
         }
         if (ties != 0u) atomicAdd(sTies, ties);
         barrier();
+        const uint staged = min(sStaged, STAGE);
         if (lid == 0u) {
             chunkTies[g] = sTies;
             if (sTies != 0u) atomicAdd(state[s + 2u], sTies);
+            sBase = staged != 0u ? atomicAdd(state[s + 1u], staged) : 0u;
+        }
+        barrier();
+        for (uint i = lid; i < staged; i += 256u) {
+            const uint slot = sBase + i;
+            if (slot < C) {
+                candidates[(row * C + slot) * 2u] = sStageKey[i];
+                candidates[(row * C + slot) * 2u + 1u] = sStageIdx[i];
+            }
         }
         barrier();
     }

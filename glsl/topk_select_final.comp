@@ -122,6 +122,24 @@ void takeFirstTies(uint row, uint tau, uint need) {
     }
 }
 
+// Writes the winner of output rank r (index idx of the row).
+void emit(uint row, uint r, uint idx) {
+    const uint K = TOPK_K, inner = P(10), indexWords = P(11);
+    const uint e = (row / inner) * K * inner + row % inner + r * inner;  // outer * K * inner + r * inner + ...
+    indicesOut[e * indexWords] = idx;
+    if (indexWords == 2u) indicesOut[e * 2u + 1u] = 0u;
+    const uint bits = LOAD_VALUE(inputWords, gRowBase + idx * TOPK_AXIS_STRIDE).x;
+#if VALUE_BITS == 32
+    values[e] = bits;
+#else
+    // Neighbouring values of other rows may share the word: change only this value's bits.
+    const uint per = 32u / uint(VALUE_BITS), shift = (e % per) * uint(VALUE_BITS);
+    const uint mask = ((1u << uint(VALUE_BITS)) - 1u) << shift;
+    atomicAnd(values[e / per], ~mask | (bits << shift));
+    atomicOr(values[e / per], bits << shift);
+#endif
+}
+
 void main() {
     const uint K = TOPK_K, C = SELECT_CAPACITY, lid = gl_LocalInvocationID.x;
     for (uint row = gl_WorkGroupID.x; row < TOPK_ROWS; row += pc.groupCount) {
@@ -131,7 +149,10 @@ void main() {
         gListBase = row * C * 2u;
         if (lid == 0u) sSlots = 0u;
         barrier();
-        if (below >= K && below <= C) {  // the K best are all in the list
+        if (below >= K && below <= min(C, SLOTS)) {  // few candidates: all of them, ranked below
+            for (uint i = lid; i < below; i += 256u)
+                take(candidates[gListBase + 2u * i], candidates[gListBase + 2u * i + 1u]);
+        } else if (below >= K && below <= C) {  // the K best are all in the list
             gFromList = true;
             takeBest(below);
         } else if (below < K && below + atTau >= K) {  // all candidates, then the first ties of tau
@@ -143,30 +164,29 @@ void main() {
             takeBest(TOPK_N);
         }
         barrier();
-        const uint P2 = TOPK_T;  // a power of 2 >= K: the sorted segment
-        for (uint i = K + lid; i < P2; i += 256u) {
-            sKey[0][i] = 0xFFFFFFFFu;
-            sIdx[i] = 0xFFFFFFFFu;
-        }
-        barrier();
-        sortSegments(P2);
-        // Output element of rank i: outer * K * inner + i * inner + (row % inner).
-        const uint inner = P(10), indexWords = P(11);
-        const uint outBase = (row / inner) * K * inner + row % inner;
-        for (uint i = lid; i < K; i += 256u) {
-            const uint idx = sIdx[i], e = outBase + i * inner;
-            indicesOut[e * indexWords] = idx;
-            if (indexWords == 2u) indicesOut[e * 2u + 1u] = 0u;
-            const uint bits = LOAD_VALUE(inputWords, gRowBase + idx * TOPK_AXIS_STRIDE).x;
-#if VALUE_BITS == 32
-            values[e] = bits;
-#else
-            // Neighbouring values of other rows may share the word: change only this value's bits.
-            const uint per = 32u / uint(VALUE_BITS), shift = (e % per) * uint(VALUE_BITS);
-            const uint mask = ((1u << uint(VALUE_BITS)) - 1u) << shift;
-            atomicAnd(values[e / per], ~mask | (bits << shift));
-            atomicOr(values[e / per], bits << shift);
-#endif
+        const uint count = min(sSlots, SLOTS);  // K, or every candidate when few
+        if (count <= 512u) {
+            // Rank by counting: each entry's output rank is the number of entries before it in (rank key,
+            // index) order. No barrier; about count^2 / 256 comparisons per invocation.
+            for (uint i = lid; i < count; i += 256u) {
+                const uint key = sKey[0][i], idx = sIdx[i];
+                uint r = 0u;
+                for (uint j = 0u; j < count; ++j) {
+                    const uint kj = sKey[0][j];
+                    r += (kj < key || (kj == key && sIdx[j] < idx)) ? 1u : 0u;
+                }
+                if (r < K) emit(row, r, idx);
+            }
+        } else {
+            uint P2 = 1u;  // a power of 2 >= count: the sorted segment
+            while (P2 < count) P2 <<= 1u;
+            for (uint i = count + lid; i < P2; i += 256u) {
+                sKey[0][i] = 0xFFFFFFFFu;
+                sIdx[i] = 0xFFFFFFFFu;
+            }
+            barrier();
+            sortSegments(P2);
+            for (uint i = lid; i < K; i += 256u) emit(row, i, sIdx[i]);
         }
         barrier();
     }

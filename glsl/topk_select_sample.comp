@@ -1,9 +1,10 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // Sampled radix-select TopK, dispatch 1 (topk_select.glsl): one workgroup per row finds tau, the m-th
-// smallest rank among S samples of the row, and clears the row's counts. Sample i is taken at a
-// pseudo-random position of the i-th of S equal strata, so periodic data cannot fool it.
-// Bindings: 1 input, 2 state.
+// smallest rank among S samples of the row (S <= SAMPLE_SLOTS), and clears the row's counts. Sample i is
+// taken at a pseudo-random position of the i-th of S equal strata, so periodic data cannot fool it. The
+// samples are loaded once, many loads in flight per invocation, into shared memory; the radix rounds run
+// there. Bindings: 1 input, 2 state.
 layout(local_size_x = 256) in;
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
@@ -17,7 +18,8 @@ layout(std430, binding = 2) writeonly buffer State { uint state[]; };
 #define SELECT_ENTRIES
 #include "ripple/topk_select.glsl"
 
-uint gRowBase;
+#define SAMPLE_SLOTS 4096u  // 16 KiB: with the bins, 25 KiB of shared memory (lavapipe allows 32 KiB)
+shared uint sSample[SAMPLE_SLOTS];
 
 uint hash(uint x) {  // a 32-bit integer mix (fixed: the samples, and so the work, repeat run to run)
     x ^= x >> 16u;
@@ -29,16 +31,27 @@ uint hash(uint x) {  // a 32-bit integer mix (fixed: the samples, and so the wor
 }
 
 void selectEntry(uint i, out uint key, out uint idx) {
-    const uint width = TOPK_N / SELECT_SAMPLES;  // >= 1; strata cover [0, S * width)
-    idx = i * width + hash(i) % width;
-    key = rankKeyAt(gRowBase + idx * TOPK_AXIS_STRIDE);
+    key = sSample[i];
+    idx = i;
 }
 
 void main() {
+    const uint S = SELECT_SAMPLES, width = TOPK_N / S;  // width >= 1; strata cover [0, S * width)
+    const uint stride = TOPK_AXIS_STRIDE;
     for (uint row = gl_WorkGroupID.x; row < TOPK_ROWS; row += pc.groupCount) {
-        gRowBase = viewOffset(TOPK_ROW_VIEW, row);
+        const uint rowBase = viewOffset(TOPK_ROW_VIEW, row);
+        for (uint i0 = gl_LocalInvocationID.x; i0 < S; i0 += 256u * 8u) {
+            uint k[8];
+            [[unroll]] for (uint u = 0u; u < 8u; ++u) {  // eight independent loads in flight
+                const uint i = i0 + u * 256u;
+                k[u] = i < S ? rankKeyAt(rowBase + (i * width + hash(i) % width) * stride) : 0u;
+            }
+            [[unroll]] for (uint u = 0u; u < 8u; ++u)
+                if (i0 + u * 256u < S) sSample[i0 + u * 256u] = k[u];
+        }
+        barrier();
         uint need = SELECT_SAMPLE_RANK, ties;
-        const uint tau = selectByRank(SELECT_SAMPLES, need, ties);
+        const uint tau = selectByRank(S, need, ties);
         if (gl_LocalInvocationID.x == 0u) {
             state[row * SELECT_STATE] = tau;
             state[row * SELECT_STATE + 1u] = 0u;

@@ -24,7 +24,7 @@ constexpr uint32_t kRadixChunk = 4096; // elements per workgroup in the radix pa
 constexpr uint64_t kSelectGroups = 1024;
 constexpr uint64_t kSelectMinChunk = 4096;
 constexpr uint64_t kSampleMin = 1024;
-constexpr uint64_t kSampleMax = 32768;
+constexpr uint64_t kSampleMax = 4096; // topk_select_sample.comp keeps them in shared memory
 
 const char* keyClassOf(DataType type) {
     switch (type) {

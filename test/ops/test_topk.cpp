@@ -200,3 +200,20 @@ TEST_CASE("TopK's sampled radix selection falls back to the whole row, exactly, 
         }
     }
 }
+
+TEST_CASE("TopK's sampled radix selection on sorted rows (all candidates in one workgroup's chunk)",
+          "[topk][gpu]") {
+    // Sorted ascending, the best of a DECREASING TopK all sit in the last chunk: more candidates than one
+    // workgroup stages in shared memory, so some reserve their own list slots.
+    std::mt19937 rng(5);
+    for (DataType type : {DataType::Float32, DataType::Int32, DataType::UInt16}) {
+        rt::HostTensor input(type, {1, 9001});
+        for (uint64_t i = 0; i < input.count(); ++i)
+            input.setBits(i, type == DataType::Float32 ? 0x3F800000u + i
+                             : type == DataType::Int32 ? i
+                                                       : i + 7);
+        for (uint32_t k : {1000u, 1024u, 300u})
+            for (auto dir : {AxisDirection::Decreasing, AxisDirection::Increasing})
+                checkTopK(rt::device(), input, 1, k, dir, DataType::UInt32);
+    }
+}
