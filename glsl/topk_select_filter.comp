@@ -30,6 +30,7 @@ shared uint sStaged, sTies, sBase;
 void main() {
     const uint C = SELECT_CAPACITY, chunks = SELECT_CHUNKS, lid = gl_LocalInvocationID.x;
     const uint n = TOPK_N, chunkSize = SELECT_CHUNK, stride = TOPK_AXIS_STRIDE;
+    rankKeySetup();
     for (uint g = gl_WorkGroupID.x; g < TOPK_ROWS * chunks; g += pc.groupCount) {
         const uint row = g / chunks, chunk = g % chunks, s = row * SELECT_STATE;
         const uint tau = state[s];

@@ -19,7 +19,10 @@ layout(std430, binding = 6) writeonly buffer IndicesOut { uint indicesOut[]; };
 #include "ripple/topk_key.glsl"
 #define SELECT_ENTRIES
 #include "ripple/topk_select.glsl"
-#include "ripple/bitonic.glsl"
+// The K winners (K <= SLOTS), unordered until ranked.
+#define SLOTS 1024u
+shared uint sKey[1][SLOTS];
+shared uint sIdx[SLOTS];
 
 #if defined(DTYPE_f32) || defined(DTYPE_i32) || defined(DTYPE_u32)
 #define VALUE_BITS 32
@@ -88,37 +91,33 @@ void takeBest(uint count) {
     }
 }
 
-// Takes the first `need` elements equal to tau in index order, visiting only chunks that hold some.
+// Takes the first `need` elements equal to tau in index order, visiting only chunks that hold some. A
+// chunk is read in windows of 8192 elements: each invocation loads 32 consecutive elements (all loads in
+// flight), marks its ties in a bit mask, and a prefix sum of the mask counts orders the invocations.
 void takeFirstTies(uint row, uint tau, uint need) {
-    const uint lid = gl_LocalInvocationID.x, chunks = SELECT_CHUNKS;
+    const uint chunks = SELECT_CHUNKS, x = scanIndex();
     uint taken = 0u;
     for (uint c = 0u; c < chunks && taken < need; ++c) {  // uniform
         const uint here = chunkTies[row * chunks + c];
         if (here == 0u) continue;
         const uint begin = c * SELECT_CHUNK, end = min(TOPK_N, begin + SELECT_CHUNK);
-        if (taken + here <= need) {  // all of them: order does not matter
-            for (uint j = begin + lid; j < end; j += 256u)
-                if (rankKeyAt(gRowBase + j * TOPK_AXIS_STRIDE) == tau) take(tau, j);
-            taken += here;
-            continue;
+        for (uint w = begin; w < end && taken < need; w += 8192u) {  // uniform
+            const uint first = w + x * 32u;
+            uint mask = 0u;
+            [[unroll]] for (uint i = 0u; i < 32u; ++i) {
+                const uint j = first + i;
+                if (j < end && rankKeyAt(gRowBase + j * TOPK_AXIS_STRIDE) == tau) mask |= 1u << i;
+            }
+            const uint mine = bitCount(mask);
+            uint total;
+            uint rank = taken + workgroupExclusiveAdd(mine, total);
+            for (; mask != 0u && rank < need; ++rank) {
+                const int i = findLSB(mask);
+                mask &= mask - 1u;
+                take(tau, first + uint(i));
+            }
+            taken = min(need, taken + total);
         }
-        // Some of them: each invocation counts the ties of its own contiguous run of the chunk, a prefix
-        // sum orders the runs, then each takes its ties while they rank below need.
-        const uint len = (end - begin + 255u) / 256u, from = begin + lid * len, to = min(end, from + len);
-        uint mine = 0u;
-        for (uint j = from; j < to; ++j) mine += rankKeyAt(gRowBase + j * TOPK_AXIS_STRIDE) == tau ? 1u : 0u;
-        sPart[lid] = mine;
-        barrier();
-        for (uint off = 1u; off < 256u; off <<= 1u) {
-            const uint v = lid >= off ? sPart[lid - off] : 0u;
-            barrier();
-            sPart[lid] += v;
-            barrier();
-        }
-        uint rank = taken + sPart[lid] - mine;
-        for (uint j = from; j < to && rank < need; ++j)
-            if (rankKeyAt(gRowBase + j * TOPK_AXIS_STRIDE) == tau) take(tau, j), ++rank;
-        taken = need;
     }
 }
 
@@ -142,6 +141,7 @@ void emit(uint row, uint r, uint idx) {
 
 void main() {
     const uint K = TOPK_K, C = SELECT_CAPACITY, lid = gl_LocalInvocationID.x;
+    rankKeySetup();
     for (uint row = gl_WorkGroupID.x; row < TOPK_ROWS; row += pc.groupCount) {
         const uint s = row * SELECT_STATE;
         const uint tau = state[s], below = state[s + 1u], atTau = state[s + 2u];
@@ -149,10 +149,7 @@ void main() {
         gListBase = row * C * 2u;
         if (lid == 0u) sSlots = 0u;
         barrier();
-        if (below >= K && below <= min(C, SLOTS)) {  // few candidates: all of them, ranked below
-            for (uint i = lid; i < below; i += 256u)
-                take(candidates[gListBase + 2u * i], candidates[gListBase + 2u * i + 1u]);
-        } else if (below >= K && below <= C) {  // the K best are all in the list
+        if (below >= K && below <= C) {  // the K best are all in the list
             gFromList = true;
             takeBest(below);
         } else if (below < K && below + atTau >= K) {  // all candidates, then the first ties of tau
@@ -164,29 +161,20 @@ void main() {
             takeBest(TOPK_N);
         }
         barrier();
-        const uint count = min(sSlots, SLOTS);  // K, or every candidate when few
-        if (count <= 512u) {
-            // Rank by counting: each entry's output rank is the number of entries before it in (rank key,
-            // index) order. No barrier; about count^2 / 256 comparisons per invocation.
-            for (uint i = lid; i < count; i += 256u) {
-                const uint key = sKey[0][i], idx = sIdx[i];
-                uint r = 0u;
-                for (uint j = 0u; j < count; ++j) {
-                    const uint kj = sKey[0][j];
-                    r += (kj < key || (kj == key && sIdx[j] < idx)) ? 1u : 0u;
-                }
-                if (r < K) emit(row, r, idx);
+        // The K winners, in no order: each one's output rank is the number of winners before it in (rank
+        // key, index) order. About K^2 / 256 comparisons per invocation, four independent ones at a time.
+        for (uint i = lid; i < K; i += 256u) {
+            const uint key = sKey[0][i], idx = sIdx[i];
+            uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u;
+            uint j = 0u;
+            for (; j + 4u <= K; j += 4u) {
+                r0 += (sKey[0][j] < key || (sKey[0][j] == key && sIdx[j] < idx)) ? 1u : 0u;
+                r1 += (sKey[0][j + 1u] < key || (sKey[0][j + 1u] == key && sIdx[j + 1u] < idx)) ? 1u : 0u;
+                r2 += (sKey[0][j + 2u] < key || (sKey[0][j + 2u] == key && sIdx[j + 2u] < idx)) ? 1u : 0u;
+                r3 += (sKey[0][j + 3u] < key || (sKey[0][j + 3u] == key && sIdx[j + 3u] < idx)) ? 1u : 0u;
             }
-        } else {
-            uint P2 = 1u;  // a power of 2 >= count: the sorted segment
-            while (P2 < count) P2 <<= 1u;
-            for (uint i = count + lid; i < P2; i += 256u) {
-                sKey[0][i] = 0xFFFFFFFFu;
-                sIdx[i] = 0xFFFFFFFFu;
-            }
-            barrier();
-            sortSegments(P2);
-            for (uint i = lid; i < K; i += 256u) emit(row, i, sIdx[i]);
+            for (; j < K; ++j) r0 += (sKey[0][j] < key || (sKey[0][j] == key && sIdx[j] < idx)) ? 1u : 0u;
+            emit(row, r0 + r1 + r2 + r3, idx);
         }
         barrier();
     }

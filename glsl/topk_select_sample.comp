@@ -38,6 +38,7 @@ void selectEntry(uint i, out uint key, out uint idx) {
 void main() {
     const uint S = SELECT_SAMPLES, width = TOPK_N / S;  // width >= 1; strata cover [0, S * width)
     const uint stride = TOPK_AXIS_STRIDE;
+    rankKeySetup();
     for (uint row = gl_WorkGroupID.x; row < TOPK_ROWS; row += pc.groupCount) {
         const uint rowBase = viewOffset(TOPK_ROW_VIEW, row);
         for (uint i0 = gl_LocalInvocationID.x; i0 < S; i0 += 256u * 8u) {

@@ -206,20 +206,21 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
 
     const std::string dtype = keyClassOf(in.DataType);
     const PlanBinding params{BindingKind::Params}, input{BindingKind::Tensor, 0};
-    auto dispatch = [&](std::string kernel, std::vector<PlanBinding> b, uint32_t groups) {
+    auto dispatch = [&](std::string kernel, std::vector<PlanBinding> b, uint32_t groups, bool modes) {
         PlanDispatch d;
         d.kernel = std::move(kernel);
+        d.hasModes = modes; // fast: subgroup scans
         d.bindings = std::move(b);
         d.groups = groups;
         plan.dispatches.push_back(std::move(d));
     };
     const uint32_t rowGroups = static_cast<uint32_t>(std::min<uint64_t>(rows, 65535));
-    dispatch("topk_select_sample." + dtype, {params, input, state}, rowGroups);
+    dispatch("topk_select_sample." + dtype, {params, input, state}, rowGroups, true);
     dispatch("topk_select_filter." + dtype, {params, input, state, ties, list},
-             static_cast<uint32_t>(std::min<uint64_t>(rows * chunks, 65535)));
+             static_cast<uint32_t>(std::min<uint64_t>(rows * chunks, 65535)), false);
     dispatch("topk_select_final." + dtype,
              {params, input, state, ties, list, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}},
-             rowGroups);
+             rowGroups, true);
     return plan;
 }
 

@@ -114,6 +114,11 @@ TEST_CASE("TopK with the portable kernels", "[topk][gpu][portable]") {
         rt::fill(input, rng, rt::Fill::Special);
         checkTopK(rt::device(KernelPreference::Portable), input, 1, 33, AxisDirection::Decreasing,
                   DataType::UInt32);
+        // Rows for the sampled radix selection, whose portable variants scan in shared memory.
+        rt::HostTensor longRows(type, {2, 9001});
+        rt::fill(longRows, rng, rt::Fill::Ties);
+        checkTopK(rt::device(KernelPreference::Portable), longRows, 1, 333, AxisDirection::Increasing,
+                  DataType::UInt32);
     }
 }
 

@@ -41,41 +41,81 @@ bool matchThrough(uint k, uint prefix, int q) {
 }
 
 #if defined(ORDER_KEY_DEFINED)
-uint rankKeyAt(uint offset) {
+// The rank key mapping, read from params once per kernel by rankKeySetup().
+uint gRankFlip, gRankShift;
+void rankKeySetup() {
     const uint bits = SELECT_KEY_BITS;
-    uint k = orderKey(offset).x;
-    if (TOPK_DIRECTION == 0u) k = ~k;
-    return bits == 32u ? k : (k << (32u - bits));
+    gRankFlip = TOPK_DIRECTION == 0u ? (bits == 32u ? 0xFFFFFFFFu : ((1u << bits) - 1u)) : 0u;
+    gRankShift = 32u - bits;
 }
+uint rankKeyAt(uint offset) { return (orderKey(offset).x ^ gRankFlip) << gRankShift; }
 #endif
+
+// Subgroup operations in the fast variants (MODE_fast); the portable ones use shared memory only.
+#if defined(MODE_fast)
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+// This invocation's place in scan order: subgroups in order, each in lane order (a bijection onto
+// [0, 256) with full subgroups, which a 256-invocation workgroup of any power-of-2 subgroup size has).
+uint scanIndex() { return gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID; }
+#else
+uint scanIndex() { return gl_LocalInvocationID.x; }
+#endif
+
+shared uint sScan[256];
+// Exclusive prefix sum of v over the workgroup's invocations in scanIndex() order; `total` gets the sum.
+// All invocations must call it; it starts and ends with a barrier.
+uint workgroupExclusiveAdd(uint v, out uint total) {
+    barrier();
+#if defined(MODE_fast)
+    const uint inclusive = subgroupInclusiveAdd(v);
+    if (gl_SubgroupInvocationID == gl_SubgroupSize - 1u) sScan[gl_SubgroupID] = inclusive;
+    barrier();
+    uint before = 0u;
+    total = 0u;
+    for (uint w = 0u; w < gl_NumSubgroups; ++w) {
+        const uint t = sScan[w];
+        before += w < gl_SubgroupID ? t : 0u;
+        total += t;
+    }
+    barrier();
+    return before + inclusive - v;
+#else
+    const uint lid = gl_LocalInvocationID.x;
+    sScan[lid] = v;
+    barrier();
+    for (uint off = 1u; off < 256u; off <<= 1u) {  // inclusive prefix sum (Hillis-Steele)
+        const uint x = lid >= off ? sScan[lid - off] : 0u;
+        barrier();
+        sScan[lid] += x;
+        barrier();
+    }
+    const uint inclusive = sScan[lid];
+    total = sScan[255];
+    barrier();
+    return inclusive - v;
+#endif
+}
 
 // Finds, over the counts in sBins[0, 2048), the bucket b holding the need-th element (1-based) in bucket
 // order: sum(bins < b) < need <= sum(bins <= b). Results in sFoundBucket and sFoundBefore (the sum below b).
 // Every invocation of the workgroup (256) must call it; it starts and ends with a barrier.
 shared uint sBins[SELECT_BINS];
-shared uint sPart[256];
 shared uint sFoundBucket, sFoundBefore;
 
 void findBucket(uint need) {
-    const uint lid = gl_LocalInvocationID.x;
-    if (lid == 0u) sFoundBucket = sFoundBefore = 0u;  // (kept only if the counts fall short of need)
+    const uint x = scanIndex();  // owns bins [8x, 8x + 8)
+    if (gl_LocalInvocationID.x == 0u) sFoundBucket = sFoundBefore = 0u;  // kept only if the counts fall short
     barrier();
     uint part = 0u;
-    [[unroll]] for (uint i = 0u; i < 8u; ++i) part += sBins[lid * 8u + i];
-    sPart[lid] = part;
-    barrier();
-    for (uint off = 1u; off < 256u; off <<= 1u) {  // inclusive prefix sum of the parts
-        const uint v = lid >= off ? sPart[lid - off] : 0u;
-        barrier();
-        sPart[lid] += v;
-        barrier();
-    }
-    uint before = sPart[lid] - part;
-    if (before < need && need <= sPart[lid]) {
+    [[unroll]] for (uint i = 0u; i < 8u; ++i) part += sBins[x * 8u + i];
+    uint total;
+    uint before = workgroupExclusiveAdd(part, total);
+    if (before < need && need <= before + part) {
         for (uint i = 0u; i < 8u; ++i) {
-            const uint c = sBins[lid * 8u + i];
+            const uint c = sBins[x * 8u + i];
             if (need <= before + c) {
-                sFoundBucket = lid * 8u + i;
+                sFoundBucket = x * 8u + i;
                 sFoundBefore = before;
                 break;
             }
