@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -42,22 +43,22 @@ inline std::string shapeJson(const std::vector<uint32_t>& s) {
 
 template <typename T> using Result = ripple::Result<T>;
 
-// GPU microseconds of `count` runs, each in its own submission, all submitted before the first wait, so the
-// GPU runs them back to back and stays busy (clocks up), as a stream of work would keep it. Each run's time
-// is its submission's span between GPU timestamps. `record(recorder, run)` records run number `run`. One
-// untimed round of the same runs comes first, as a warm-up. (Runs recorded into one submission would be
-// overlapped by the recorder wherever they do not conflict, so they would not be timed alone.)
 struct BatchTimes {
     std::vector<double> us;     // per run
     std::vector<double> levels; // per level (dispatch step) of the operator: the median over the runs, us
 };
 
+// GPU microseconds of `count` runs, each in its own submission, all submitted before the first wait, so the
+// GPU runs them back to back and stays busy, as a stream of work would keep it. Each run's time is its
+// submission's span between GPU timestamps. `record(recorder, run)` records run number `run`.
+// Warm-up: untimed rounds of the same runs until at least 300 ms have passed and two rounds in a row agree
+// within 3% (at most 3 s): the GPU's clocks follow the load with a delay, so a round after an idle spell
+// runs slower. (Runs recorded into one submission would be overlapped by the recorder wherever they do
+// not conflict, so they would not be timed alone.)
 inline Result<BatchTimes>
 timeBatch(ripple::Device& dev, uint32_t count,
           const std::function<ripple::Status(ripple::CommandRecorder&, uint32_t)>& record) {
-    BatchTimes out;
-    std::vector<std::vector<double>> levels;
-    for (int round = 0; round < 2; ++round) {
+    auto round = [&](BatchTimes& out) -> ripple::Status {
         std::vector<ripple::Ticket> tickets;
         for (uint32_t i = 0; i < count; ++i) {
             ripple::RecorderOptions ro;
@@ -69,6 +70,7 @@ timeBatch(ripple::Device& dev, uint32_t count,
             if (!ticket) return ticket.status();
             tickets.push_back(ticket.value());
         }
+        std::vector<std::vector<double>> levels;
         for (ripple::Ticket t : tickets) {
             if (ripple::Status s = dev.wait(t); !s) return s;
             auto reports = dev.reports(t);
@@ -77,14 +79,30 @@ timeBatch(ripple::Device& dev, uint32_t count,
             for (const auto& r : reports.value())
                 if (r.gpuEndNanoseconds)
                     begin = std::min(begin, r.gpuBeginNanoseconds), end = std::max(end, r.gpuEndNanoseconds);
-            if (round == 0 || end <= begin) continue;
+            if (end <= begin) continue;
             out.us.push_back((end - begin) / 1000.0);
             const auto& lv = reports.value().back().levelNanoseconds;
             levels.resize(std::max(levels.size(), lv.size()));
             for (size_t l = 0; l < lv.size(); ++l) levels[l].push_back(lv[l] / 1000.0);
         }
+        for (auto& l : levels) out.levels.push_back(median(l));
+        return {};
+    };
+    const auto start = std::chrono::steady_clock::now();
+    auto elapsedMs = [&] {
+        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    };
+    double previous = 0;
+    for (;;) {
+        BatchTimes warm;
+        if (ripple::Status s = round(warm); !s) return s;
+        const double m = median(warm.us);
+        const bool steady = previous > 0 && std::abs(m - previous) <= 0.03 * previous;
+        previous = m;
+        if ((steady && elapsedMs() >= 300) || elapsedMs() >= 3000) break;
     }
-    for (auto& l : levels) out.levels.push_back(median(l));
+    BatchTimes out;
+    if (ripple::Status s = round(out); !s) return s;
     return out;
 }
 
