@@ -41,10 +41,11 @@ void main() {
         uint ties = 0u;
         for (uint tile = begin; tile < end; tile += 256u * UNROLL) {
             uint key[UNROLL];
-            [[unroll]] for (uint u = 0u; u < UNROLL; ++u) {  // all loads first: many in flight
-                const uint j = tile + u * 256u + lid;
-                key[u] = j < end ? rankKeyAt(rowBase + j * stride) : 0xFFFFFFFFu;
+            [[unroll]] for (uint u = 0u; u < UNROLL; ++u) {  // all loads first, no branch between: in flight
+                const uint j = min(tile + u * 256u + lid, end - 1u);
+                key[u] = loadElement(rowBase + j * stride).x;
             }
+            [[unroll]] for (uint u = 0u; u < UNROLL; ++u) key[u] = rankKeyOf(key[u]);
             [[unroll]] for (uint u = 0u; u < UNROLL; ++u) {
                 const uint j = tile + u * 256u + lid;
                 if (j >= end) continue;

@@ -169,13 +169,22 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     else
         digits = {24 | 8 << 8};
     // Samples: one per 32 elements, at least kSampleMin and at most kSampleMax. The number of samples
-    // among the row's K best is about Binomial(S, K / n), mean mu; taking tau = the m-th smallest sample
-    // with m = mu + 6 sqrt(mu) + 8 makes "fewer than K elements at or below tau" a far-tail event (then the
-    // last step selects from the whole row: still exact). About m * n / S elements rank below tau; the
-    // list holds four times that.
+    // among the row's K best is about Poisson(mu), mu = K * S / n; tau = the m-th smallest sample, with m
+    // the smallest count that Poisson(mu) reaches with probability under 1e-9, makes "fewer than K
+    // elements at or below tau" a far-tail event (the last step then selects from the whole row: still
+    // exact, only slower). About m * n / S elements rank below tau; the list holds four times that.
     const uint64_t S = std::min<uint64_t>(n, std::clamp<uint64_t>(n / 32, kSampleMin, kSampleMax));
     const double mu = double(K) * double(S) / double(n);
-    const uint64_t m = std::min<uint64_t>(S, static_cast<uint64_t>(std::ceil(mu + 6 * std::sqrt(mu) + 8)));
+    uint64_t m = 1;
+    if (mu > 100) { // exp(-mu) would underflow: the normal approximation, 6.1 standard deviations
+        m = static_cast<uint64_t>(std::ceil(mu + 6.1 * std::sqrt(mu) + 2));
+    } else {
+        for (double term = std::exp(-mu), atMost = term; 1.0 - atMost >= 1e-9; ++m) {
+            term *= mu / double(m);
+            atMost += term; // P(Poisson(mu) <= m)
+        }
+    }
+    m = std::min(m, S);
     const uint64_t expected = (m * n + S - 1) / S;
     const uint64_t capacity = selectCapacityForTests
                                   ? selectCapacityForTests

@@ -48,7 +48,8 @@ void rankKeySetup() {
     gRankFlip = TOPK_DIRECTION == 0u ? (bits == 32u ? 0xFFFFFFFFu : ((1u << bits) - 1u)) : 0u;
     gRankShift = 32u - bits;
 }
-uint rankKeyAt(uint offset) { return (orderKey(offset).x ^ gRankFlip) << gRankShift; }
+uint rankKeyOf(uint bits) { return (orderKeyOf(uvec2(bits, 0u)).x ^ gRankFlip) << gRankShift; }
+uint rankKeyAt(uint offset) { return rankKeyOf(loadElement(offset).x); }
 #endif
 
 // Subgroup operations in the fast variants (MODE_fast); the portable ones use shared memory only.
@@ -139,10 +140,16 @@ uint selectByRank(uint count, inout uint need, out uint ties) {
     for (uint q = 0u; q < SELECT_DIGITS; ++q) {
         for (uint b = lid; b < SELECT_BINS; b += 256u) sBins[b] = 0u;
         barrier();
-        for (uint i = lid; i < count; i += 256u) {
-            uint key, idx;
-            selectEntry(i, key, idx);
-            if (matchThrough(key, prefix, int(q) - 1)) atomicAdd(sBins[digitOf(key, q)], 1u);
+        for (uint i0 = lid; i0 < count; i0 += 256u * 8u) {
+            uint key[8];
+            [[unroll]] for (uint u = 0u; u < 8u; ++u) {  // all eight loads in flight before any use
+                uint idx;
+                key[u] = 0u;
+                if (i0 + u * 256u < count) selectEntry(i0 + u * 256u, key[u], idx);
+            }
+            [[unroll]] for (uint u = 0u; u < 8u; ++u)
+                if (i0 + u * 256u < count && matchThrough(key[u], prefix, int(q) - 1))
+                    atomicAdd(sBins[digitOf(key[u], q)], 1u);
         }
         findBucket(need);
         prefix |= sFoundBucket << digitShift(q);
