@@ -36,8 +36,8 @@ void selectEntry(uint i, out uint key, out uint idx) {
 }
 
 void main() {
-    const uint S = SELECT_SAMPLES, width = TOPK_N / S;  // width >= 1; strata cover [0, S * width)
-    const uint stride = TOPK_AXIS_STRIDE;
+    const uint S = SELECT_SAMPLES, n = TOPK_N, stride = TOPK_AXIS_STRIDE;
+    const float perSample = float(n) / float(S);  // stratum i: [i * n / S, (i + 1) * n / S), rounded
     rankKeySetup();
     for (uint row = gl_WorkGroupID.x; row < TOPK_ROWS; row += pc.groupCount) {
         const uint rowBase = viewOffset(TOPK_ROW_VIEW, row);
@@ -45,7 +45,9 @@ void main() {
             uint k[8];
             [[unroll]] for (uint u = 0u; u < 8u; ++u) {  // eight independent loads in flight
                 const uint i = i0 + u * 256u;
-                k[u] = i < S ? rankKeyAt(rowBase + (i * width + hash(i) % width) * stride) : 0u;
+                const uint lo = min(uint(float(i) * perSample), n - 1u);
+                const uint width = max(min(uint(float(i + 1u) * perSample), n) - lo, 1u);
+                k[u] = i < S ? rankKeyAt(rowBase + min(lo + hash(i) % width, n - 1u) * stride) : 0u;
             }
             [[unroll]] for (uint u = 0u; u < 8u; ++u)
                 if (i0 + u * 256u < S) sSample[i0 + u * 256u] = k[u];

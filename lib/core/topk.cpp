@@ -14,8 +14,10 @@ namespace ripple::core {
 namespace {
 
 constexpr uint64_t kSlots = 1024; // entries a workgroup sorts in shared memory (topk_tile.comp's SLOTS)
-// Rows longer than this, with K up to kSlots, are selected by radix (topk_radix_*.comp): a few passes over
-// the row's keys instead of sorting it. Shorter rows sort in one tile, which is faster for them.
+// Rows longer than these, with K up to kSlots, are selected by radix instead of sorted by tiles and merged:
+// types up to 32 bits by sampled selection (topk_select_*.comp) beyond one tile; 64-bit types by the
+// multi-pass radix (topk_radix_*.comp) beyond four tiles. A row of one tile sorts in one workgroup.
+constexpr uint64_t kSelectMinRow = kSlots;
 constexpr uint64_t kRadixMinRow = 4096;
 constexpr uint32_t kRadixChunk = 4096; // elements per workgroup in the radix passes
 // Sampled radix selection (types up to 32 bits): about this many filter workgroups over all rows (8 per SM of
@@ -283,9 +285,10 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
     const uint64_t rows = in.elementCount() / std::max<uint32_t>(axisSize, 1);
     const uint64_t K = desc.K;
     if (K == 0 || rows == 0 || axisSize == 0) return plan;
-    if (axisSize > kRadixMinRow && K <= kSlots)
-        return elementSize(in.DataType) <= 4 ? planSelect(std::move(plan), desc, rows, limits)
-                                             : planRadix(std::move(plan), desc, rows, limits);
+    if (K <= kSlots && elementSize(in.DataType) <= 4 && axisSize > kSelectMinRow)
+        return planSelect(std::move(plan), desc, rows, limits);
+    if (K <= kSlots && elementSize(in.DataType) == 8 && axisSize > kRadixMinRow)
+        return planRadix(std::move(plan), desc, rows, limits);
 
     uint64_t T = 1, tiles = 1, perGroup = 1;
     if (axisSize <= kSlots) {
