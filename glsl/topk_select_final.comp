@@ -21,16 +21,7 @@ layout(std430, binding = 6) writeonly buffer IndicesOut { uint indicesOut[]; };
 #include "ripple/topk_select.glsl"
 #include "ripple/bitonic.glsl"  // the K winners (K <= SLOTS), unordered until ranked or sorted
 
-#if defined(DTYPE_f32) || defined(DTYPE_i32) || defined(DTYPE_u32)
-#define VALUE_BITS 32
-#define LOAD_VALUE LOAD_B32
-#elif defined(DTYPE_f16) || defined(DTYPE_i16) || defined(DTYPE_u16)
-#define VALUE_BITS 16
-#define LOAD_VALUE LOAD_B16
-#else
-#define VALUE_BITS 8
-#define LOAD_VALUE LOAD_B8
-#endif
+#include "ripple/topk_write.glsl"
 
 shared uint sSlots;
 bool gFromList;
@@ -119,22 +110,7 @@ void takeFirstTies(uint row, uint tau, uint need) {
 }
 
 // Writes the winner of output rank r (index idx of the row).
-void emit(uint row, uint r, uint idx) {
-    const uint K = TOPK_K, inner = P(10), indexWords = P(11);
-    const uint e = (row / inner) * K * inner + row % inner + r * inner;  // outer * K * inner + r * inner + ...
-    indicesOut[e * indexWords] = idx;
-    if (indexWords == 2u) indicesOut[e * 2u + 1u] = 0u;
-    const uint bits = LOAD_VALUE(inputWords, gRowBase + idx * TOPK_AXIS_STRIDE).x;
-#if VALUE_BITS == 32
-    values[e] = bits;
-#else
-    // Neighbouring values of other rows may share the word: change only this value's bits.
-    const uint per = 32u / uint(VALUE_BITS), shift = (e % per) * uint(VALUE_BITS);
-    const uint mask = ((1u << uint(VALUE_BITS)) - 1u) << shift;
-    atomicAnd(values[e / per], ~mask | (bits << shift));
-    atomicOr(values[e / per], bits << shift);
-#endif
-}
+void emit(uint row, uint r, uint idx) { writeWinner(row, gRowBase, r, idx); }
 
 void main() {
     const uint K = TOPK_K, C = SELECT_CAPACITY, lid = gl_LocalInvocationID.x;

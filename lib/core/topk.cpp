@@ -14,10 +14,11 @@ namespace ripple::core {
 namespace {
 
 constexpr uint64_t kSlots = 1024; // entries a workgroup sorts in shared memory (topk_tile.comp's SLOTS)
-// Rows longer than these, with K up to kSlots, are selected by radix instead of sorted by tiles and merged:
-// types up to 32 bits by sampled selection (topk_select_*.comp) beyond one tile; 64-bit types by the
-// multi-pass radix (topk_radix_*.comp) beyond four tiles. A row of one tile sorts in one workgroup.
-constexpr uint64_t kSelectMinRow = kSlots;
+// Rows longer than one tile, with K up to kSlots, are selected by radix instead of sorted by tiles and
+// merged. Types up to 32 bits: rows up to kRowMaxRow in one workgroup each (topk_row.comp, the row in
+// shared memory), longer ones by sampled selection (topk_select_*.comp). 64-bit types: by the multi-pass
+// radix (topk_radix_*.comp) beyond kRadixMinRow. A row of one tile sorts in one workgroup.
+constexpr uint64_t kRowMaxRow = 4096; // topk_row.comp's ROW_SLOTS
 constexpr uint64_t kRadixMinRow = 4096;
 constexpr uint32_t kRadixChunk = 4096; // elements per workgroup in the radix passes
 // Sampled radix selection (types up to 32 bits): about this many filter workgroups over all rows (8 per SM of
@@ -235,6 +236,23 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     return plan;
 }
 
+// Rows of one to four tiles (topk_row.comp): one workgroup per row, one dispatch.
+Result<Plan> planRow(Plan plan, const TopKDesc& desc, uint64_t rows) {
+    uint64_t T = 1;
+    uint32_t log2T = 0;
+    while (T < desc.K) T <<= 1, ++log2T;
+    topkParams(plan.params, desc, T, log2T, 1, 1, rows, rows, 0);
+    plan.params.push_back(8 * elementSize(desc.InputTensor.DataType));
+    PlanDispatch d;
+    d.kernel = std::string("topk_row.") + keyClassOf(desc.InputTensor.DataType);
+    d.hasModes = true; // fast: subgroup scans
+    d.bindings = {
+        {BindingKind::Params}, {BindingKind::Tensor, 0}, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}};
+    d.groups = static_cast<uint32_t>(std::min<uint64_t>(rows, 65535));
+    plan.dispatches.push_back(std::move(d));
+    return plan;
+}
+
 } // namespace
 
 uint64_t selectCapacityForTests = 0;
@@ -285,8 +303,10 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
     const uint64_t rows = in.elementCount() / std::max<uint32_t>(axisSize, 1);
     const uint64_t K = desc.K;
     if (K == 0 || rows == 0 || axisSize == 0) return plan;
-    if (K <= kSlots && elementSize(in.DataType) <= 4 && axisSize > kSelectMinRow)
+    if (K <= kSlots && elementSize(in.DataType) <= 4 && axisSize > kRowMaxRow)
         return planSelect(std::move(plan), desc, rows, limits);
+    if (K <= kSlots && elementSize(in.DataType) <= 4 && axisSize > kSlots)
+        return planRow(std::move(plan), desc, rows);
     if (K <= kSlots && elementSize(in.DataType) == 8 && axisSize > kRadixMinRow)
         return planRadix(std::move(plan), desc, rows, limits);
 

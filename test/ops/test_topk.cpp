@@ -137,7 +137,7 @@ TEST_CASE("TopK of empty tensors succeeds and writes nothing", "[topk][gpu]") {
     checkTopK(rt::device(), input, 1, 3, AxisDirection::Decreasing, DataType::UInt32);
 }
 
-TEST_CASE("TopK by radix selection (rows over 4096, K <= 1024): every type, ties, all-equal, two-valued, "
+TEST_CASE("TopK by radix selection (rows over 1024, K <= 1024): every type, ties, all-equal, two-valued, "
           "narrow-range",
           "[topk][gpu]") {
     std::mt19937 rng(2025);
@@ -152,6 +152,9 @@ TEST_CASE("TopK by radix selection (rows over 4096, K <= 1024): every type, ties
         {{2, 6001}, {6007, 1}, 1}, // padded rows
         {{1, 70001}, {}, 1},       // index digits beyond 16 bits
         {{2, 20011}, {}, 1},       // narrow ranges here overflow the 8192-entry candidate lists
+        {{5, 1500}, {}, 1},        // rows of one workgroup each (1025 to 4096 elements)
+        {{1100, 3}, {}, 0},        // the same along a non-last axis
+        {{2, 4096}, {}, 1},
     };
     // Narrow: values within a few hundred units in the last place of one another, so they share the key's
     // upper digits and every candidate list overflows (the passes and the last step read the input again).

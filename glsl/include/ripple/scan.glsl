@@ -1,0 +1,46 @@
+// Workgroup prefix sums for 256-invocation workgroups.
+// Subgroup operations in the fast variants (MODE_fast); the portable ones use shared memory only.
+#if defined(MODE_fast)
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+// This invocation's place in scan order: subgroups in order, each in lane order (a bijection onto
+// [0, 256) with full subgroups, which a 256-invocation workgroup of any power-of-2 subgroup size has).
+uint scanIndex() { return gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID; }
+#else
+uint scanIndex() { return gl_LocalInvocationID.x; }
+#endif
+
+shared uint sScan[256];
+// Exclusive prefix sum of v over the workgroup's invocations in scanIndex() order; `total` gets the sum.
+// All invocations must call it; it starts and ends with a barrier.
+uint workgroupExclusiveAdd(uint v, out uint total) {
+    barrier();
+#if defined(MODE_fast)
+    const uint inclusive = subgroupInclusiveAdd(v);
+    if (gl_SubgroupInvocationID == gl_SubgroupSize - 1u) sScan[gl_SubgroupID] = inclusive;
+    barrier();
+    uint before = 0u;
+    total = 0u;
+    for (uint w = 0u; w < gl_NumSubgroups; ++w) {
+        const uint t = sScan[w];
+        before += w < gl_SubgroupID ? t : 0u;
+        total += t;
+    }
+    barrier();
+    return before + inclusive - v;
+#else
+    const uint lid = gl_LocalInvocationID.x;
+    sScan[lid] = v;
+    barrier();
+    for (uint off = 1u; off < 256u; off <<= 1u) {  // inclusive prefix sum (Hillis-Steele)
+        const uint x = lid >= off ? sScan[lid - off] : 0u;
+        barrier();
+        sScan[lid] += x;
+        barrier();
+    }
+    const uint inclusive = sScan[lid];
+    total = sScan[255];
+    barrier();
+    return inclusive - v;
+#endif
+}
