@@ -57,10 +57,8 @@ void main() {
             barrier();
             for (uint i = lid; i < n; i += 256u) {
                 const uint k = sRow[i];
-                if (shift == 24u || (k >> (shift + 8u)) == (prefix >> (shift + 8u))) {
-                    const uint bin = (k >> shift) & 0xFFu;
-                    COUNT_IN_BIN(sBins, bin);
-                }
+                if (shift == 24u || (k >> (shift + 8u)) == (prefix >> (shift + 8u)))
+                    atomicAdd(sBins[(k >> shift) & 0xFFu], 1u);
             }
             barrier();
             const uint count = sBins[x];

@@ -3,7 +3,6 @@
 #if defined(MODE_fast)
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
-#extension GL_KHR_shader_subgroup_ballot : require
 // This invocation's place in scan order: subgroups in order, each in lane order (a bijection onto
 // [0, 256) with full subgroups, which a 256-invocation workgroup of any power-of-2 subgroup size has).
 uint scanIndex() { return gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID; }
@@ -45,21 +44,3 @@ uint workgroupExclusiveAdd(uint v, out uint total) {
     return inclusive - v;
 #endif
 }
-
-// atomicAdd(bins[bin], 1) for every calling invocation, where the caller's shared array is passed by macro
-// (GLSL cannot pass shared arrays): COUNT_IN_BIN(bins, bin). In the fast variants the lanes of a subgroup
-// that share a bin add together (one atomic per distinct bin per subgroup): skewed data, such as a float's
-// exponent byte, otherwise sends most of a subgroup to one bin, whose atomics then serialize.
-#if defined(MODE_fast)
-#define COUNT_IN_BIN(bins, bin)                                                                   \
-    for (;;) {                                                                                    \
-        const uint first_ = subgroupBroadcastFirst(bin);                                          \
-        if ((bin) == first_) {                                                                    \
-            const uint same_ = subgroupBallotBitCount(subgroupBallot(true));                      \
-            if (subgroupElect()) atomicAdd(bins[first_], same_);                                   \
-            break;                                                                                \
-        }                                                                                         \
-    }
-#else
-#define COUNT_IN_BIN(bins, bin) atomicAdd(bins[bin], 1u)
-#endif

@@ -104,10 +104,8 @@ uint selectByRank(uint count, inout uint need, out uint ties) {
                 if (i0 + u * 256u < count) selectEntry(i0 + u * 256u, key[u], idx);
             }
             [[unroll]] for (uint u = 0u; u < 8u; ++u)
-                if (i0 + u * 256u < count && matchThrough(key[u], prefix, int(q) - 1)) {
-                    const uint bin = digitOf(key[u], q);
-                    COUNT_IN_BIN(sBins, bin);
-                }
+                if (i0 + u * 256u < count && matchThrough(key[u], prefix, int(q) - 1))
+                    atomicAdd(sBins[digitOf(key[u], q)], 1u);
         }
         findBucket(need);
         prefix |= sFoundBucket << digitShift(q);
