@@ -152,9 +152,9 @@ TEST_CASE("TopK by radix selection (rows over 1024, K <= 1024): every type, ties
         {{2, 6001}, {6007, 1}, 1}, // padded rows
         {{1, 70001}, {}, 1},       // index digits beyond 16 bits
         {{2, 20011}, {}, 1},       // narrow ranges here overflow the 8192-entry candidate lists
-        {{5, 1500}, {}, 1},        // rows of one workgroup each (1025 to 4096 elements)
-        {{1100, 3}, {}, 0},        // the same along a non-last axis
-        {{2, 4096}, {}, 1},
+        {{5, 1500}, {}, 1},        // contiguous rows of 1025 to 4096 elements: sampled selection
+        {{1100, 3}, {}, 0},        // strided ones: one workgroup per row
+        {{4096, 2}, {}, 0},        {{3, 3000}, {1, 3}, 1}, // strided along the last axis too
     };
     // Narrow: values within a few hundred units in the last place of one another, so they share the key's
     // upper digits and every candidate list overflows (the passes and the last step read the input again).
