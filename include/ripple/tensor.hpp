@@ -6,7 +6,7 @@
 
 namespace ripple {
 
-// DirectML's data types (DML_TENSOR_DATA_TYPE) and their element sizes in bytes.
+// DirectML's data types (DML_TENSOR_DATA_TYPE) and their element sizes in bytes, then ripple's additions.
 enum class DataType : uint32_t {
     Float32, // 4
     Float16, // 2
@@ -19,6 +19,10 @@ enum class DataType : uint32_t {
     Float64, // 8
     UInt64,  // 8
     Int64,   // 8
+    // ripple's addition (not in DirectML): bfloat16, the upper 16 bits of a FLOAT32 (sign, 8-bit exponent,
+    // 7-bit mantissa), ordered and compared as the FLOAT32 it widens to. Accepted by TopK as input and
+    // output values, and moved as bits by the scatters (docs/SEMANTICS.md).
+    BFloat16, // 2
 };
 
 uint32_t elementSize(DataType type);

@@ -33,7 +33,7 @@ Status checkTensor(const char* op, const char* name, const TensorDesc& t, bool o
     std::string n = name;
     if (t.Sizes.empty() || t.Sizes.size() > kMaxDimensionCount)
         return invalid(op, n + ".DimensionCount (" + std::to_string(t.Sizes.size()) + ") must be 1 to 8");
-    if (static_cast<uint32_t>(t.DataType) > static_cast<uint32_t>(DataType::Int64))
+    if (static_cast<uint32_t>(t.DataType) > static_cast<uint32_t>(DataType::BFloat16))
         return invalid(op, n + ".DataType (" + std::to_string(static_cast<uint32_t>(t.DataType)) +
                                ") is not a DataType");
     if (!t.Strides.empty() && t.Strides.size() != t.Sizes.size())

@@ -9,6 +9,7 @@ uint32_t elementSize(DataType type) {
     case DataType::Int8:
         return 1;
     case DataType::Float16:
+    case DataType::BFloat16:
     case DataType::UInt16:
     case DataType::Int16:
         return 2;
@@ -48,6 +49,8 @@ const char* toString(DataType type) {
         return "UINT64";
     case DataType::Int64:
         return "INT64";
+    case DataType::BFloat16:
+        return "BFLOAT16";
     }
     return "UNKNOWN";
 }

@@ -35,6 +35,8 @@ const char* keyClassOf(DataType type) {
         return "f32";
     case DataType::Float16:
         return "f16";
+    case DataType::BFloat16:
+        return "bf16";
     case DataType::Int32:
         return "i32";
     case DataType::UInt32:
@@ -263,11 +265,12 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
     if (Status s = checkTensor(op, "InputTensor", in, false, limits); !s) return s;
     if (Status s = checkTensor(op, "OutputValueTensor", desc.OutputValueTensor, true, limits); !s) return s;
     if (Status s = checkTensor(op, "OutputIndexTensor", desc.OutputIndexTensor, true, limits); !s) return s;
-    if (Status s = checkType(op, "InputTensor", in,
-                             {DataType::Float32, DataType::Float16, DataType::Int8, DataType::Int16,
-                              DataType::Int32, DataType::Int64, DataType::UInt8, DataType::UInt16,
-                              DataType::UInt32, DataType::UInt64},
-                             "FLOAT32, FLOAT16, INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32 or UINT64");
+    if (Status s = checkType(
+            op, "InputTensor", in,
+            {DataType::Float32, DataType::Float16, DataType::BFloat16, DataType::Int8, DataType::Int16,
+             DataType::Int32, DataType::Int64, DataType::UInt8, DataType::UInt16, DataType::UInt32,
+             DataType::UInt64},
+            "FLOAT32, FLOAT16, BFLOAT16, INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32 or UINT64");
         !s)
         return s;
     if (Status s =

@@ -97,6 +97,13 @@ std::string formatElement(const npy::Array& a, uint64_t i) {
     case DataType::UInt64:
         std::snprintf(buf, sizeof buf, "%" PRIu64, get(uint64_t()));
         break;
+    case DataType::BFloat16: {
+        const uint32_t widened = static_cast<uint32_t>(get(uint16_t())) << 16;
+        float f;
+        std::memcpy(&f, &widened, 4);
+        std::snprintf(buf, sizeof buf, "%g", f);
+        break;
+    }
     }
     return buf;
 }

@@ -42,6 +42,8 @@ const char* descr(ripple::DataType type) {
         return "<u8";
     case DataType::Int64:
         return "<i8";
+    case DataType::BFloat16: // NumPy has no bfloat16 type: such tensors are not read or written as .npy
+        return "";
     }
     return "";
 }
@@ -157,7 +159,8 @@ bool save(const std::string& path, const Array& array, std::string& error) {
         }
     }
 #if defined(_WIN32)
-    const bool moved = MoveFileExA(tmp.c_str(), path.c_str(), MOVEFILE_REPLACE_EXISTING) != 0;  // rename won't replace
+    const bool moved =
+        MoveFileExA(tmp.c_str(), path.c_str(), MOVEFILE_REPLACE_EXISTING) != 0; // rename won't replace
 #else
     const bool moved = std::rename(tmp.c_str(), path.c_str()) == 0;
 #endif

@@ -101,7 +101,8 @@ TEST_CASE("ScatterND matches the reference for every data type and index type", 
 
 TEST_CASE("ScatterND reads strided inputs, indices and updates", "[scatter_nd][gpu]") {
     std::mt19937 rng(77);
-    for (DataType type : {DataType::UInt8, DataType::Float16, DataType::Int32, DataType::Float64})
+    for (DataType type :
+         {DataType::UInt8, DataType::Float16, DataType::BFloat16, DataType::Int32, DataType::Float64})
         for (const NDCase& c : kCases) checkScatterND(rt::device(), c, type, DataType::Int64, true, rng);
 }
 

@@ -10,9 +10,9 @@ using namespace ripple;
 
 namespace {
 
-const DataType kTypes[] = {DataType::Float32, DataType::Float16, DataType::Int32, DataType::UInt32,
-                           DataType::Int16,   DataType::UInt16,  DataType::Int8,  DataType::UInt8,
-                           DataType::Int64,   DataType::UInt64};
+const DataType kTypes[] = {DataType::Float32, DataType::Float16, DataType::BFloat16, DataType::Int32,
+                           DataType::UInt32,  DataType::Int16,   DataType::UInt16,   DataType::Int8,
+                           DataType::UInt8,   DataType::Int64,   DataType::UInt64};
 
 std::vector<uint8_t> meaningful(std::vector<uint8_t> bytes, const TensorDesc& d) {
     bytes.resize(d.elementCount() * elementSize(d.DataType));

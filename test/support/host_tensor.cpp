@@ -49,7 +49,8 @@ bool isSigned(ripple::DataType t) {
 }
 bool isFloat(ripple::DataType t) {
     using ripple::DataType;
-    return t == DataType::Float16 || t == DataType::Float32 || t == DataType::Float64;
+    return t == DataType::Float16 || t == DataType::BFloat16 || t == DataType::Float32 ||
+           t == DataType::Float64;
 }
 
 namespace {
@@ -64,6 +65,10 @@ uint64_t floatBits(ripple::DataType t, double v) {
     uint32_t b;
     std::memcpy(&b, &f, 4);
     if (t == ripple::DataType::Float32) return b;
+    if (t == ripple::DataType::BFloat16) { // round to nearest even; NaN stays NaN
+        if ((b & 0x7FFFFFFFu) > 0x7F800000u) return (b >> 16) | 0x40;
+        return (b + 0x7FFF + ((b >> 16) & 1)) >> 16;
+    }
     // float -> half, for the exactly representable values the fills use
     uint32_t sign = (b >> 16) & 0x8000;
     int exp = static_cast<int>((b >> 23) & 0xFF) - 127 + 15;
@@ -80,6 +85,8 @@ uint64_t nanBits(ripple::DataType t, uint64_t payload, bool negative) {
         return (negative ? 0xFC00 : 0x7C00) | (1 + payload % 0x3FF);
     case ripple::DataType::Float32:
         return (negative ? 0xFF800000u : 0x7F800000u) | (1 + payload % 0x7FFFFF);
+    case ripple::DataType::BFloat16:
+        return (negative ? 0xFF80 : 0x7F80) | (1 + payload % 0x7F);
     default:
         return (negative ? 0xFFF0000000000000ull : 0x7FF0000000000000ull) |
                (1 + payload % 0xFFFFFFFFFFFFFull);

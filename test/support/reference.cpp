@@ -19,6 +19,12 @@ double halfValue(uint64_t h) {
 
 double floatValue(ripple::DataType t, uint64_t b) {
     if (t == ripple::DataType::Float16) return halfValue(b);
+    if (t == ripple::DataType::BFloat16) {
+        float f;
+        uint32_t u = static_cast<uint32_t>(b) << 16;
+        std::memcpy(&f, &u, 4);
+        return f;
+    }
     if (t == ripple::DataType::Float32) {
         float f;
         uint32_t u = static_cast<uint32_t>(b);

@@ -4,7 +4,7 @@
 uvec2 loadElement(uint offset) {
 #if defined(DTYPE_f32) || defined(DTYPE_i32) || defined(DTYPE_u32)
     return LOAD_B32(inputWords, offset);
-#elif defined(DTYPE_f16) || defined(DTYPE_i16) || defined(DTYPE_u16)
+#elif defined(DTYPE_f16) || defined(DTYPE_bf16) || defined(DTYPE_i16) || defined(DTYPE_u16)
     return LOAD_B16(inputWords, offset);
 #elif defined(DTYPE_i8) || defined(DTYPE_u8)
     return LOAD_B8(inputWords, offset);
@@ -25,6 +25,11 @@ uvec2 orderKeyOf(uvec2 v) {
 #elif defined(DTYPE_f16)
     uint b = v.x;
     if ((b & 0x7FFFu) > 0x7C00u) return uvec2(0xFFFFu, 0u);
+    if (b == 0x8000u) b = 0u;
+    return uvec2((b & 0x8000u) != 0u ? (~b & 0xFFFFu) : (b | 0x8000u), 0u);
+#elif defined(DTYPE_bf16)  // FLOAT32's top half: the same rules, 8 exponent bits, 7 mantissa bits
+    uint b = v.x;
+    if ((b & 0x7FFFu) > 0x7F80u) return uvec2(0xFFFFu, 0u);
     if (b == 0x8000u) b = 0u;
     return uvec2((b & 0x8000u) != 0u ? (~b & 0xFFFFu) : (b | 0x8000u), 0u);
 #elif defined(DTYPE_i32)

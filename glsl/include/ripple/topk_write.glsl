@@ -4,7 +4,7 @@
 #if defined(DTYPE_f32) || defined(DTYPE_i32) || defined(DTYPE_u32)
 #define VALUE_BITS 32
 #define LOAD_VALUE LOAD_B32
-#elif defined(DTYPE_f16) || defined(DTYPE_i16) || defined(DTYPE_u16)
+#elif defined(DTYPE_f16) || defined(DTYPE_bf16) || defined(DTYPE_i16) || defined(DTYPE_u16)
 #define VALUE_BITS 16
 #define LOAD_VALUE LOAD_B16
 #else
