@@ -1,7 +1,7 @@
 // ripple-bench topk: TopK on the issue-5 matrix, timed with GPU timestamps and checked against a CPU
 // reference on the data it timed.
 //
-// Inputs: FLOAT32/FLOAT16 values from a standard normal distribution (like torch.randn, which
+// Inputs: FLOAT32/FLOAT16/BFLOAT16 values from a standard normal distribution (like torch.randn, which
 // bench/topk_peer.py gives torch, and like LLM logits), INT32 uniform over the whole range. Each case keeps
 // enough input copies to overflow the L2 cache (50 MB on the H100) and rotates them, runs them back to back
 // as queued submissions (timeBatch), and reports the median and the minimum.
@@ -29,6 +29,8 @@ const char* typeName(ripple::DataType t) {
         return "f16";
     case ripple::DataType::Int32:
         return "i32";
+    case ripple::DataType::BFloat16:
+        return "bf16";
     default:
         return "other";
     }
@@ -47,6 +49,12 @@ uint16_t toHalf(float f) { // round to nearest even; the normal samples are far 
     return static_cast<uint16_t>(h);
 }
 
+uint16_t toBFloat16(float f) { // round to nearest even (no NaN among the samples)
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    return static_cast<uint16_t>((b + 0x7FFFu + ((b >> 16) & 1u)) >> 16);
+}
+
 // Order key of element bits (larger key = larger value); the random inputs hold no NaN.
 uint32_t orderKey(ripple::DataType t, uint32_t bits) {
     switch (t) {
@@ -54,6 +62,7 @@ uint32_t orderKey(ripple::DataType t, uint32_t bits) {
         if (bits == 0x80000000u) bits = 0;
         return bits & 0x80000000u ? ~bits : bits | 0x80000000u;
     case ripple::DataType::Float16:
+    case ripple::DataType::BFloat16:
         if (bits == 0x8000u) bits = 0;
         return bits & 0x8000u ? (~bits & 0xFFFFu) : bits | 0x8000u;
     default:
@@ -64,7 +73,7 @@ uint32_t orderKey(ripple::DataType t, uint32_t bits) {
 // Checks ripple's outputs against a CPU TopK (largest first, ties by smaller index) of `host`.
 bool matchesReference(const Case& c, const std::vector<uint8_t>& host, const std::vector<uint8_t>& values,
                       const std::vector<uint32_t>& indices) {
-    const uint32_t es = c.type == ripple::DataType::Float16 ? 2 : 4;
+    const uint32_t es = ripple::elementSize(c.type);
     uint64_t outer = 1, inner = 1;
     for (uint32_t d = 0; d < c.axis; ++d) outer *= c.shape[d];
     for (uint32_t d = c.axis + 1; d < c.shape.size(); ++d) inner *= c.shape[d];
@@ -97,14 +106,25 @@ bool matchesReference(const Case& c, const std::vector<uint8_t>& host, const std
 int runTopK(ripple::Device& dev, const BenchOptions& opt, double ceiling, std::vector<std::string>& json) {
     using DT = ripple::DataType;
     const std::vector<Case> cases = {
-        {{1, 1, 3, 4}, 3, 2, DT::Float32},      {{64, 128256}, 1, 50, DT::Float32},
-        {{64, 128256}, 1, 50, DT::Float16},     {{64, 128256}, 1, 50, DT::Int32},
-        {{1, 152064}, 1, 40, DT::Float32},      {{1, 152064}, 1, 40, DT::Int32},
-        {{256, 50257}, 1, 8, DT::Float32},      {{256, 50257}, 1, 8, DT::Int32},
-        {{16, 1048576}, 1, 100, DT::Float32},   {{1, 16777216}, 1, 1024, DT::Float32},
-        {{1, 16777216}, 1, 65536, DT::Float32}, {{1, 100000000}, 1, 100, DT::Float32},
-        {{4096, 4096}, 1, 256, DT::Float32},    {{128, 4096, 64}, 1, 16, DT::Float32},
+        {{1, 1, 3, 4}, 3, 2, DT::Float32},
+        {{64, 128256}, 1, 50, DT::Float32},
+        {{64, 128256}, 1, 50, DT::Float16},
+        {{64, 128256}, 1, 50, DT::Int32},
+        {{1, 152064}, 1, 40, DT::Float32},
+        {{1, 152064}, 1, 40, DT::Int32},
+        {{256, 50257}, 1, 8, DT::Float32},
+        {{256, 50257}, 1, 8, DT::Int32},
+        {{16, 1048576}, 1, 100, DT::Float32},
+        {{1, 16777216}, 1, 1024, DT::Float32},
+        {{1, 16777216}, 1, 65536, DT::Float32},
+        {{1, 100000000}, 1, 100, DT::Float32},
+        {{4096, 4096}, 1, 256, DT::Float32},
+        {{128, 4096, 64}, 1, 16, DT::Float32},
         {{1048576, 32}, 1, 4, DT::Float32},
+        // BFLOAT16 variants of the LLM shapes (last, so that the cases above keep their random inputs).
+        {{64, 128256}, 1, 50, DT::BFloat16},
+        {{1, 152064}, 1, 40, DT::BFloat16},
+        {{256, 50257}, 1, 8, DT::BFloat16},
     };
     std::printf("%-34s %10s %10s %12s %10s %8s %6s\n", "topk case", "median us", "min us", "floor MB", "GB/s",
                 "% copy", "check");
@@ -143,6 +163,9 @@ int runTopK(ripple::Device& dev, const BenchOptions& opt, double ceiling, std::v
                     std::memcpy(&host[e * 4], &f, 4);
                 } else if (c.type == DT::Float16) {
                     uint16_t h = toHalf(normal(rng));
+                    std::memcpy(&host[e * 2], &h, 2);
+                } else if (c.type == DT::BFloat16) {
+                    uint16_t h = toBFloat16(normal(rng));
                     std::memcpy(&host[e * 2], &h, 2);
                 } else {
                     uint32_t v = static_cast<uint32_t>(rng());

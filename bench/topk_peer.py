@@ -11,7 +11,7 @@ import sys
 
 import torch
 
-TYPES = {"f32": torch.float32, "f16": torch.float16, "i32": torch.int32}
+TYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16, "i32": torch.int32}
 
 
 def bench(fn, reps=50, warm=5):
