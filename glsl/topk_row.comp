@@ -17,8 +17,8 @@ layout(std430, binding = 3) writeonly buffer IndicesOut { uint indicesOut[]; };
 
 #include "ripple/topk_key.glsl"
 #include "ripple/scan.glsl"
+#include "ripple/bitonic.glsl"  // the K winners (K <= SLOTS), unordered until written
 #include "ripple/topk_write.glsl"
-#include "ripple/bitonic.glsl"  // the K winners (K <= SLOTS)
 
 #define ROW_SLOTS 4096u  // 16 KiB; with the winners and the scans 26 KiB of shared memory
 shared uint sRow[ROW_SLOTS];
@@ -103,30 +103,7 @@ void main() {
             if (k < prefix || (k == prefix && i <= lastIndex)) take(k, i);
         }
         barrier();
-        if (K <= 256u) {  // each winner's rank is the number of winners before it in (rank key, index) order
-            for (uint i = lid; i < K; i += 256u) {
-                const uint key = sKey[0][i], idx = sIdx[i];
-                uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u;
-                uint j = 0u;
-                for (; j + 4u <= K; j += 4u) {
-                    r0 += (sKey[0][j] < key || (sKey[0][j] == key && sIdx[j] < idx)) ? 1u : 0u;
-                    r1 += (sKey[0][j + 1u] < key || (sKey[0][j + 1u] == key && sIdx[j + 1u] < idx)) ? 1u : 0u;
-                    r2 += (sKey[0][j + 2u] < key || (sKey[0][j + 2u] == key && sIdx[j + 2u] < idx)) ? 1u : 0u;
-                    r3 += (sKey[0][j + 3u] < key || (sKey[0][j + 3u] == key && sIdx[j + 3u] < idx)) ? 1u : 0u;
-                }
-                for (; j < K; ++j) r0 += (sKey[0][j] < key || (sKey[0][j] == key && sIdx[j] < idx)) ? 1u : 0u;
-                writeWinner(row, rowBase, r0 + r1 + r2 + r3, idx);
-            }
-        } else {
-            const uint P2 = TOPK_T;  // a power of 2 >= K
-            for (uint i = K + lid; i < P2; i += 256u) {
-                sKey[0][i] = 0xFFFFFFFFu;
-                sIdx[i] = 0xFFFFFFFFu;
-            }
-            barrier();
-            sortSegments(P2);
-            for (uint i = lid; i < K; i += 256u) writeWinner(row, rowBase, i, sIdx[i]);
-        }
+        writeWinners(row, rowBase);
         barrier();
     }
 }

@@ -19,9 +19,9 @@ layout(std430, binding = 6) writeonly buffer IndicesOut { uint indicesOut[]; };
 #include "ripple/topk_key.glsl"
 #define SELECT_ENTRIES
 #include "ripple/topk_select.glsl"
-#include "ripple/bitonic.glsl"  // the K winners (K <= SLOTS), unordered until ranked or sorted
-
+#include "ripple/bitonic.glsl"  // the K winners (K <= SLOTS), unordered until written
 #include "ripple/topk_write.glsl"
+
 
 shared uint sSlots;
 bool gFromList;
@@ -109,9 +109,6 @@ void takeFirstTies(uint row, uint tau, uint need) {
     }
 }
 
-// Writes the winner of output rank r (index idx of the row).
-void emit(uint row, uint r, uint idx) { writeWinner(row, gRowBase, r, idx); }
-
 void main() {
     const uint K = TOPK_K, C = SELECT_CAPACITY, lid = gl_LocalInvocationID.x;
     rankKeySetup();
@@ -134,32 +131,7 @@ void main() {
             takeBest(TOPK_N);
         }
         barrier();
-        if (K <= 256u) {
-            // Each winner's output rank is the number of winners before it in (rank key, index) order:
-            // K comparisons per invocation, four independent ones at a time, no barrier.
-            for (uint i = lid; i < K; i += 256u) {
-                const uint key = sKey[0][i], idx = sIdx[i];
-                uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u;
-                uint j = 0u;
-                for (; j + 4u <= K; j += 4u) {
-                    r0 += (sKey[0][j] < key || (sKey[0][j] == key && sIdx[j] < idx)) ? 1u : 0u;
-                    r1 += (sKey[0][j + 1u] < key || (sKey[0][j + 1u] == key && sIdx[j + 1u] < idx)) ? 1u : 0u;
-                    r2 += (sKey[0][j + 2u] < key || (sKey[0][j + 2u] == key && sIdx[j + 2u] < idx)) ? 1u : 0u;
-                    r3 += (sKey[0][j + 3u] < key || (sKey[0][j + 3u] == key && sIdx[j + 3u] < idx)) ? 1u : 0u;
-                }
-                for (; j < K; ++j) r0 += (sKey[0][j] < key || (sKey[0][j] == key && sIdx[j] < idx)) ? 1u : 0u;
-                emit(row, r0 + r1 + r2 + r3, idx);
-            }
-        } else {  // K^2 / 256 comparisons each would cost more than a bitonic sort of the winners
-            const uint P2 = TOPK_T;  // a power of 2 >= K
-            for (uint i = K + lid; i < P2; i += 256u) {
-                sKey[0][i] = 0xFFFFFFFFu;
-                sIdx[i] = 0xFFFFFFFFu;
-            }
-            barrier();
-            sortSegments(P2);
-            for (uint i = lid; i < K; i += 256u) emit(row, i, sIdx[i]);
-        }
+        writeWinners(row, gRowBase);
         barrier();
     }
 }

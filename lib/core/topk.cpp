@@ -56,6 +56,18 @@ const char* keyClassOf(DataType type) {
     }
 }
 
+// Appends a dispatch of `kernel` (without its MODE suffix when `modes`: the runtime picks fast or portable).
+void addDispatch(Plan& plan, std::string kernel, std::vector<PlanBinding> bindings, uint32_t arg,
+                 uint64_t groups, bool modes = false) {
+    PlanDispatch d;
+    d.kernel = std::move(kernel);
+    d.hasModes = modes;
+    d.bindings = std::move(bindings);
+    d.arg = arg;
+    d.groups = static_cast<uint32_t>(std::min<uint64_t>(groups, 65535)); // kernels loop over the rest
+    plan.dispatches.push_back(std::move(d));
+}
+
 uint64_t runCapacity(uint64_t K, uint64_t T, uint32_t level) {
     return std::min<uint64_t>(K, T << level);
 }
@@ -123,12 +135,7 @@ Result<Plan> planRadix(Plan plan, const TopKDesc& desc, uint64_t rows, const Pla
     const uint32_t rowGroups = static_cast<uint32_t>(std::min<uint64_t>(rows, 65535));
     const uint32_t chunkGroups = static_cast<uint32_t>(std::min<uint64_t>(rows * chunks, 65535));
     auto dispatch = [&](std::string kernel, std::vector<PlanBinding> b, uint32_t arg, uint32_t groups) {
-        PlanDispatch d;
-        d.kernel = std::move(kernel);
-        d.bindings = std::move(b);
-        d.arg = arg;
-        d.groups = groups;
-        plan.dispatches.push_back(std::move(d));
+        addDispatch(plan, std::move(kernel), std::move(b), arg, groups);
     };
     const PlanBinding params{BindingKind::Params}, input{BindingKind::Tensor, 0};
     dispatch("topk_radix_init." + keyClass, {params, state, hist}, 0, groupsFor(rows * 256));
@@ -220,21 +227,14 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
 
     const std::string dtype = keyClassOf(in.DataType);
     const PlanBinding params{BindingKind::Params}, input{BindingKind::Tensor, 0};
-    auto dispatch = [&](std::string kernel, std::vector<PlanBinding> b, uint32_t groups, bool modes) {
-        PlanDispatch d;
-        d.kernel = std::move(kernel);
-        d.hasModes = modes; // fast: subgroup scans
-        d.bindings = std::move(b);
-        d.groups = groups;
-        plan.dispatches.push_back(std::move(d));
+    auto dispatch = [&](std::string kernel, std::vector<PlanBinding> b, uint64_t groups, bool modes) {
+        addDispatch(plan, std::move(kernel), std::move(b), 0, groups, modes);
     };
-    const uint32_t rowGroups = static_cast<uint32_t>(std::min<uint64_t>(rows, 65535));
-    dispatch("topk_select_sample." + dtype, {params, input, state}, rowGroups, true);
-    dispatch("topk_select_filter." + dtype, {params, input, state, ties, list},
-             static_cast<uint32_t>(std::min<uint64_t>(rows * chunks, 65535)), false);
+    dispatch("topk_select_sample." + dtype, {params, input, state}, rows, true);
+    dispatch("topk_select_filter." + dtype, {params, input, state, ties, list}, rows * chunks, false);
     dispatch("topk_select_final." + dtype,
-             {params, input, state, ties, list, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}},
-             rowGroups, true);
+             {params, input, state, ties, list, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}}, rows,
+             true);
     return plan;
 }
 
@@ -245,13 +245,10 @@ Result<Plan> planRow(Plan plan, const TopKDesc& desc, uint64_t rows) {
     while (T < desc.K) T <<= 1, ++log2T;
     topkParams(plan.params, desc, T, log2T, 1, 1, rows, rows, 0);
     plan.params.push_back(8 * elementSize(desc.InputTensor.DataType));
-    PlanDispatch d;
-    d.kernel = std::string("topk_row.") + keyClassOf(desc.InputTensor.DataType);
-    d.hasModes = true; // fast: subgroup scans
-    d.bindings = {
-        {BindingKind::Params}, {BindingKind::Tensor, 0}, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}};
-    d.groups = static_cast<uint32_t>(std::min<uint64_t>(rows, 65535));
-    plan.dispatches.push_back(std::move(d));
+    addDispatch(
+        plan, std::string("topk_row.") + keyClassOf(desc.InputTensor.DataType),
+        {{BindingKind::Params}, {BindingKind::Tensor, 0}, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}},
+        0, rows, true); // modes: fast = subgroup scans
     return plan;
 }
 

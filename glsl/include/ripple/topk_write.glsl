@@ -29,3 +29,36 @@ void writeWinner(uint row, uint rowBase, uint r, uint idx) {
     atomicOr(values[e / per], bits << shift);
 #endif
 }
+
+#if defined(SLOTS)  // with bitonic.glsl: the K winners in sKey[0] / sIdx[0, K), unordered
+// Writes the K winners of `row` in output order: each one's rank is the number of winners before it in (rank
+// key, index) order when K <= 256 (K comparisons per invocation, four independent ones at a time, no
+// barrier), a bitonic sort otherwise (K^2 / 256 comparisons each would cost more). All invocations call it.
+void writeWinners(uint row, uint rowBase) {
+    const uint K = TOPK_K, lid = gl_LocalInvocationID.x;
+    if (K <= 256u) {
+        for (uint i = lid; i < K; i += 256u) {
+            const uint key = sKey[0][i], idx = sIdx[i];
+            uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u;
+            uint j = 0u;
+            for (; j + 4u <= K; j += 4u) {
+                r0 += (sKey[0][j] < key || (sKey[0][j] == key && sIdx[j] < idx)) ? 1u : 0u;
+                r1 += (sKey[0][j + 1u] < key || (sKey[0][j + 1u] == key && sIdx[j + 1u] < idx)) ? 1u : 0u;
+                r2 += (sKey[0][j + 2u] < key || (sKey[0][j + 2u] == key && sIdx[j + 2u] < idx)) ? 1u : 0u;
+                r3 += (sKey[0][j + 3u] < key || (sKey[0][j + 3u] == key && sIdx[j + 3u] < idx)) ? 1u : 0u;
+            }
+            for (; j < K; ++j) r0 += (sKey[0][j] < key || (sKey[0][j] == key && sIdx[j] < idx)) ? 1u : 0u;
+            writeWinner(row, rowBase, r0 + r1 + r2 + r3, idx);
+        }
+    } else {
+        const uint P2 = TOPK_T;  // a power of 2 >= K
+        for (uint i = K + lid; i < P2; i += 256u) {
+            sKey[0][i] = 0xFFFFFFFFu;
+            sIdx[i] = 0xFFFFFFFFu;
+        }
+        barrier();
+        sortSegments(P2);
+        for (uint i = lid; i < K; i += 256u) writeWinner(row, rowBase, i, sIdx[i]);
+    }
+}
+#endif
