@@ -36,7 +36,7 @@ void selectEntry(uint i, out uint key, out uint idx) {
 }
 
 void main() {
-    const uint S = SELECT_SAMPLES, n = TOPK_N, stride = TOPK_AXIS_STRIDE;
+    const uint S = SELECT_SAMPLES, n = TOPK_N, stride = TOPK_AXIS_STRIDE, g = SELECT_SAMPLE_GROUP;
     const float perSample = float(n) / float(S);  // stratum i: [i * n / S, (i + 1) * n / S), rounded
     rankKeySetup();
     for (uint row = gl_WorkGroupID.x; row < TOPK_ROWS; row += pc.groupCount) {
@@ -47,7 +47,17 @@ void main() {
                 const uint i = i0 + u * 256u;
                 const uint lo = min(uint(float(i) * perSample), n - 1u);
                 const uint width = max(min(uint(float(i + 1u) * perSample), n) - lo, 1u);
-                k[u] = i < S ? rankKeyAt(rowBase + min(lo + hash(i) % width, n - 1u) * stride) : 0u;
+                k[u] = i < S ? rankKeyAt(rowBase + min(lo + hash(i * g) % width, n - 1u) * stride) : 0u;
+            }
+            for (uint t = 1u; t < g; ++t) {  // the rest of each sample's group, eight loads in flight
+                uint more[8];
+                [[unroll]] for (uint u = 0u; u < 8u; ++u) {
+                    const uint i = min(i0 + u * 256u, S - 1u);
+                    const uint lo = min(uint(float(i) * perSample), n - 1u);
+                    const uint width = max(min(uint(float(i + 1u) * perSample), n) - lo, 1u);
+                    more[u] = rankKeyAt(rowBase + min(lo + hash(i * g + t) % width, n - 1u) * stride);
+                }
+                [[unroll]] for (uint u = 0u; u < 8u; ++u) k[u] = min(k[u], more[u]);
             }
             [[unroll]] for (uint u = 0u; u < 8u; ++u)
                 if (i0 + u * 256u < S) sSample[i0 + u * 256u] = k[u];

@@ -28,6 +28,7 @@ constexpr uint64_t kSelectGroups = 1024;
 constexpr uint64_t kSelectMinChunk = 4096;
 constexpr uint64_t kSampleMin = 1024;
 constexpr uint64_t kSampleMax = 4096; // topk_select_sample.comp keeps them in shared memory
+constexpr uint64_t kSampleGroup = 8;  // elements per sample at most (the sample keeps their smallest rank)
 
 const char* keyClassOf(DataType type) {
     switch (type) {
@@ -186,7 +187,10 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     // elements at or below tau" a far-tail event (the last step then selects from the whole row: still
     // exact, only slower). About m * n / S elements rank below tau; the list holds four times that.
     const uint64_t S = std::min<uint64_t>(n, std::clamp<uint64_t>(n / 32, kSampleMin, kSampleMax));
-    const double mu = double(K) * double(S) / double(n);
+    // Rows longer than 32 S: each sample is the smallest of g elements (up to kSampleGroup), which stands for
+    // S * g samples of the low tail (topk_select.glsl): fewer candidates, and fewer by less luck.
+    const uint64_t g = std::clamp<uint64_t>(n / (32 * S), 1, kSampleGroup);
+    const double mu = double(K) * double(S * g) / double(n);
     uint64_t m = 1;
     if (mu > 100) { // exp(-mu) would underflow: the normal approximation, 6.1 standard deviations
         m = static_cast<uint64_t>(std::ceil(mu + 6.1 * std::sqrt(mu) + 2));
@@ -197,7 +201,7 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
         }
     }
     m = std::min(m, S);
-    const uint64_t expected = (m * n + S - 1) / S;
+    const uint64_t expected = (m * n + S * g - 1) / (S * g);
     const uint64_t capacity = selectCapacityForTests
                                   ? selectCapacityForTests
                                   : std::min<uint64_t>(n, std::max<uint64_t>(4096, 4 * expected));
@@ -213,6 +217,7 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
                                            static_cast<uint32_t>(capacity), static_cast<uint32_t>(S),
                                            static_cast<uint32_t>(m), static_cast<uint32_t>(digits.size())});
     for (uint32_t q = 0; q < 3; ++q) plan.params.push_back(q < digits.size() ? digits[q] : 0);
+    plan.params.push_back(static_cast<uint32_t>(g));
 
     const uint64_t stateBytes = rows * 4 * 4, tiesBytes = rows * chunks * 4, listBytes = rows * capacity * 8;
     if (std::max({stateBytes, tiesBytes, listBytes}) > limits.maxStorageBufferRange ||
