@@ -226,24 +226,24 @@ TEST_CASE("TopK's sampled radix selection on sorted rows (all candidates in one 
     }
 }
 
-TEST_CASE("TopK's sampled selection on rows long enough for grouped samples (over 131072 elements)",
+TEST_CASE("TopK's sampled selection on rows long enough for grouped samples (over 1M elements)",
           "[topk][gpu]") {
-    // 300001 elements: each of the 4096 samples is the smallest of 2 elements of its stratum.
+    // 1100001 elements: each of the 4096 samples is the smallest of 2 elements of its stratum.
     std::mt19937 rng(11);
     for (DataType type : {DataType::Float32, DataType::BFloat16, DataType::Int8}) {
         for (rt::Fill how : {rt::Fill::Random, rt::Fill::Ties}) {
-            rt::HostTensor input(type, {1, 300001});
+            rt::HostTensor input(type, {1, 1100001});
             rt::fill(input, rng, how);
             for (uint32_t k : {1u, 100u, 1024u})
                 checkTopK(rt::device(), input, 1, k,
                           rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing,
                           DataType::UInt32);
         }
-        rt::HostTensor sorted(type, {1, 300001}); // ascending: the best of DECREASING all in the last strata
+        rt::HostTensor sorted(type, {1, 1100001}); // ascending: the best of DECREASING all in the last strata
         for (uint64_t i = 0; i < sorted.count(); ++i)
             sorted.setBits(i, type == DataType::Float32    ? 0x3F800000u + i
-                              : type == DataType::BFloat16 ? 0x3F80u + i / 512
-                                                           : i / 2048);
+                              : type == DataType::BFloat16 ? 0x3F80u + i / 2048
+                                                           : i / 8192);
         checkTopK(rt::device(), sorted, 1, 500, AxisDirection::Decreasing, DataType::UInt32);
     }
 }
