@@ -7,7 +7,7 @@
 
 using namespace ripple;
 
-TEST_CASE("Pipeline cache data can be saved and given to a new device; foreign data is ignored",
+TEST_CASE("Pipeline cache data can be saved and given to a new device, and foreign data is ignored",
           "[device][gpu]") {
     Device& dev = rt::device();
     TopKDesc d;

@@ -71,8 +71,10 @@ TEST_CASE("TopK rules name the tensor, the field and the rule", "[unit]") {
           "TopK: OutputValueTensor.Sizes {3,3} must be {3,2} (InputTensor.Sizes with Sizes[Axis] = K)");
     d = topk({3, 4}, 1, 2);
     d.InputTensor.DataType = d.OutputValueTensor.DataType = DataType::Float64;
-    CHECK(messageOf(core::planTopK(d, limits()))
-              .rfind("TopK: InputTensor.DataType (FLOAT64) must be FLOAT32", 0) == 0);
+    CHECK(
+        messageOf(core::planTopK(d, limits())) ==
+        "TopK: InputTensor.DataType (FLOAT64) must be FLOAT32, FLOAT16, BFLOAT16, INT8, INT16, INT32, INT64, "
+        "UINT8, UINT16, UINT32 or UINT64");
     d = topk({3, 4}, 1, 2);
     d.OutputIndexTensor.DataType = DataType::Int32;
     CHECK(messageOf(core::planTopK(d, limits())) ==
@@ -92,7 +94,9 @@ TEST_CASE("TopK rules name the tensor, the field and the rule", "[unit]") {
     CHECK(messageOf(r).find("OutputValueTensor.Strides {1,3} are not packed") != std::string::npos);
 }
 
-TEST_CASE("TopK plans: K = 0 and empty inputs need no work; long rows merge level by level", "[unit]") {
+TEST_CASE("TopK plans by shape: nothing for K = 0 or empty inputs, then tiles, rows or radix selection",
+          "[unit]") {
+    // (A semicolon in this name once split it into two CTest entries that matched nothing and "passed".)
     auto empty = core::planTopK(topk({3, 4}, 1, 0), limits());
     REQUIRE(empty.ok());
     CHECK(empty.value().dispatches.empty());
@@ -102,16 +106,32 @@ TEST_CASE("TopK plans: K = 0 and empty inputs need no work; long rows merge leve
     auto shortRows = core::planTopK(topk({100, 33}, 1, 5), limits());
     REQUIRE(shortRows.ok());
     CHECK(shortRows.value().dispatches.size() == 2); // tile sort, emit
-    // Long rows with K <= 1024: radix selection. init, then a histogram pass and a scan per digit (4 key
-    // digits and 3 index digits for a million FLOAT32s), gather, sort, emit.
+    // Contiguous rows over one tile, K <= 1024: sampled radix selection, three dispatches.
     auto longRow = core::planTopK(topk({1, 1000000}, 1, 1000), limits());
     REQUIRE(longRow.ok());
-    const auto& radix = longRow.value().dispatches;
-    REQUIRE(radix.size() == 18);
-    CHECK(radix.front().kernel == "topk_radix_init.k1");
-    CHECK(radix[1].kernel == "topk_radix_hist.f32");
-    CHECK(radix[2].kernel == "topk_radix_scan.k1");
-    CHECK(radix.back().kernel == "topk_emit.b32.k1");
+    const auto& select = longRow.value().dispatches;
+    REQUIRE(select.size() == 3);
+    CHECK(select[0].kernel == "topk_select_sample.f32");
+    CHECK(select[0].hasModes);
+    CHECK(select[1].kernel == "topk_select_filter.f32");
+    CHECK(select[2].kernel == "topk_select_final.f32");
+    // Strided rows of 1025 to 4096: one workgroup per row, one dispatch.
+    auto strided = core::planTopK(topk({2000, 3}, 0, 16), limits());
+    REQUIRE(strided.ok());
+    REQUIRE(strided.value().dispatches.size() == 1);
+    CHECK(strided.value().dispatches[0].kernel == "topk_row.f32");
+    CHECK(core::planTopK(topk({3, 2000}, 1, 16), limits()).value().dispatches.size() == 3); // contiguous
+    // 64-bit keys over 4096: multi-pass radix; init, a histogram pass and a scan per digit (8 key digits and
+    // 3 index digits for a million INT64s), gather, sort, emit.
+    auto wide = topk({1, 1000000}, 1, 1000);
+    wide.InputTensor.DataType = wide.OutputValueTensor.DataType = DataType::Int64;
+    auto radixPlan = core::planTopK(wide, limits());
+    REQUIRE(radixPlan.ok());
+    const auto& radix = radixPlan.value().dispatches;
+    REQUIRE(radix.size() == 1 + 2 * 11 + 3);
+    CHECK(radix.front().kernel == "topk_radix_init.k2");
+    CHECK(radix[1].kernel == "topk_radix_hist.i64");
+    CHECK(radix.back().kernel == "topk_emit.b64.k2");
     // Larger K: tile sort, 10 merge levels (977 tiles), emit.
     auto bigK = core::planTopK(topk({1, 1000000}, 1, 2000), limits());
     REQUIRE(bigK.ok());
@@ -215,4 +235,21 @@ TEST_CASE("Tensors are limited to 2^31 - 1 elements, broadcast ones too", "[unit
     auto r = core::planTopK(d, limits());
     CHECK(r.status().code() == StatusCode::Unsupported);
     CHECK(messageOf(r) == "TopK: InputTensor has 4294967296 elements; at most 2147483647 are supported");
+}
+
+TEST_CASE("BFLOAT16 is ripple's addition: named, 2 bytes, accepted by TopK and the scatters", "[unit]") {
+    CHECK(std::string(toString(DataType::BFloat16)) == "BFLOAT16");
+    CHECK(elementSize(DataType::BFloat16) == 2);
+    auto d = topk({3, 5000}, 1, 7);
+    d.InputTensor.DataType = d.OutputValueTensor.DataType = DataType::BFloat16;
+    auto p = core::planTopK(d, limits());
+    REQUIRE(p.ok());
+    CHECK(p.value().dispatches.back().kernel == "topk_select_final.bf16");
+    auto s = scatterND();
+    s.InputTensor.DataType = s.UpdatesTensor.DataType = s.OutputTensor.DataType = DataType::BFloat16;
+    REQUIRE(core::planScatterND(s, limits()).ok());
+    CHECK(core::planScatterND(s, limits()).value().dispatches[1].kernel == "scatter_nd.b16.u32");
+    s.InputTensor.DataType = static_cast<DataType>(12);
+    CHECK(messageOf(core::planScatterND(s, limits())) ==
+          "ScatterND: InputTensor.DataType (12) is not a DataType");
 }
