@@ -181,17 +181,17 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
         digits = {21 | 11 << 8, 16 | 5 << 8};
     else
         digits = {24 | 8 << 8};
-    // Samples: one per 32 elements, at least kSampleMin and at most kSampleMax. The number of samples
+    // Samples: one per 128 elements, at least kSampleMin and at most kSampleMax. The number of samples
     // among the row's K best is about Poisson(mu), mu = K * S / n; tau = the m-th smallest sample, with m
     // the smallest count that Poisson(mu) reaches with probability under 1e-9, makes "fewer than K
     // elements at or below tau" a far-tail event (the last step then selects from the whole row: still
     // exact, only slower). About m * n / S elements rank below tau; the list holds four times that.
-    const uint64_t S = std::min<uint64_t>(n, std::clamp<uint64_t>(n / 32, kSampleMin, kSampleMax));
-    // Rows of 128 S or more: each sample is the smallest of g elements (up to kSampleGroup), which stands
-    // for S * g samples of the low tail (topk_select.glsl): fewer candidates for the last step, at g times
-    // the sample's loads. H100: (1,100M) K=100 290-519 us with g = 1, 266 us with g = 8; (16,1M) K=100 92
-    // us with g = 1, 110 with g = 8 (its last step was already small).
-    const uint64_t g = std::clamp<uint64_t>(n / (128 * S), 1, kSampleGroup);
+    const uint64_t S = std::min<uint64_t>(n, std::clamp<uint64_t>(n / 128, kSampleMin, kSampleMax));
+    // Rows of 128 kSampleMax or more: each sample is the smallest of g elements (up to kSampleGroup), which
+    // stands for S * g samples of the low tail (topk_select.glsl): fewer candidates for the last step, at g
+    // times the sample's loads. H100: (1,100M) K=100 290-519 us with g = 1, 266 us with g = 8; (16,1M) K=100
+    // 92 us with g = 1, 110 with g = 8 (its last step was already small).
+    const uint64_t g = std::clamp<uint64_t>(n / (128 * kSampleMax), 1, kSampleGroup);
     const double mu = double(K) * double(S * g) / double(n);
     uint64_t m = 1;
     if (mu > 100) { // exp(-mu) would underflow: the normal approximation, 6.1 standard deviations
