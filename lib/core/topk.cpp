@@ -1,9 +1,14 @@
 // TopK (DML_TOP_K1_OPERATOR_DESC; ONNX TopK): validation and plan.
 //
-// Strategy (see glsl/topk_*.comp): sort tiles of up to 1024 entries in shared memory, keep each tile's best
-// min(K, tile) entries, then merge pairs of runs level by level (each output placed by binary search,
-// truncated to K), then emit values and indices. Work is O(n log n) per row whatever K is, every pass is
-// parallel over all rows, and non-last axes are read in place through the input's strides.
+// Strategies by shape (planTopK picks; thresholds and measurements at their constants):
+// - K <= 1024, types up to 32 bits, contiguous rows over 1024 or any rows over 4096: sampled radix
+//   selection (planSelect; glsl/include/ripple/topk_select.glsl).
+// - K <= 1024, types up to 32 bits, strided rows of 1025 to 4096: one workgroup per row (planRow).
+// - K <= 1024, 64-bit types, rows over 4096: multi-pass radix selection (planRadix).
+// - Everything else (rows of one tile, K over 1024): sort tiles of up to 1024 entries in shared memory,
+//   keep each tile's best min(K, tile), merge pairs of runs level by level (binary search, truncated to K),
+//   emit. O(n log n) per row whatever K is.
+// Every strategy reads non-last axes in place through the input's strides.
 #include "core/planners.hpp"
 #include "core/shape.hpp"
 
