@@ -1,6 +1,8 @@
 // TopK (DML_TOP_K1_OPERATOR_DESC; ONNX TopK): validation and plan.
 //
 // Strategies by shape (planTopK picks; thresholds and measurements at their constants):
+// - K <= 32 on rows of one tile (up to 1024), or on strided rows with enough rows * parts: invocation-private
+//   lists (planLane; glsl/include/ripple/topk_lane.glsl), one pass or two.
 // - K <= 1024, types up to 32 bits, contiguous rows over 1024 or any rows over 4096: sampled radix
 //   selection (planSelect; glsl/include/ripple/topk_select.glsl).
 // - K <= 1024, types up to 32 bits, strided rows of 1025 to 4096: one workgroup per row (planRow).
@@ -34,6 +36,14 @@ constexpr uint64_t kSelectMinChunk = 4096;
 constexpr uint64_t kSampleMin = 1024;
 constexpr uint64_t kSampleMax = 4096; // topk_select_sample.comp keeps them in shared memory
 constexpr uint64_t kSampleGroup = 8;  // elements per sample at most (the sample keeps their smallest rank)
+// Invocation-private lists (planLane) for K <= kLaneMaxK: about kLaneInvocations invocations (eight loads in
+// flight each keep ~2 MB in flight, what HBM needs for its bandwidth), each part at least 4 KMAX elements
+// long, at most kLaneMergeMax candidates per row for the merge (one invocation reads them all). Chosen for
+// rows of one tile, and for strided rows when rows * parts reaches half of kLaneInvocations: their
+// invocations read neighbouring rows, so every load is coalesced.
+constexpr uint64_t kLaneMaxK = 32;
+constexpr uint64_t kLaneInvocations = 65536;
+constexpr uint64_t kLaneMergeMax = 512;
 
 const char* keyClassOf(DataType type) {
     switch (type) {
@@ -250,6 +260,41 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     return plan;
 }
 
+// Invocation-private lists (topk_lane.comp, topk_lane_merge.comp; K <= kLaneMaxK): rows split into P parts
+// of L elements, one invocation each; with P > 1 a second pass merges each row's P * KMAX candidates.
+Result<Plan> planLane(Plan plan, const TopKDesc& desc, uint64_t rows, uint64_t parts,
+                      const PlanLimits& limits) {
+    const TensorDesc& in = desc.InputTensor;
+    const uint64_t n = in.Sizes[desc.Axis];
+    uint64_t kmax = 1;
+    while (kmax < desc.K) kmax <<= 1;
+    const uint64_t L = (n + parts - 1) / parts;
+    parts = (n + L - 1) / L; // no empty part
+    const uint32_t keyw = elementSize(in.DataType) == 8 ? 2 : 1;
+    const uint64_t planeWords = rows * parts * kmax, candidateBytes = planeWords * (1 + keyw) * 4;
+    if (candidateBytes > limits.maxStorageBufferRange || planeWords * (1 + keyw) > 0xFFFFFFFFull)
+        return unsupported("TopK", "its candidate lists need more than the device's maxStorageBufferRange (" +
+                                       std::to_string(limits.maxStorageBufferRange) + ") in one binding");
+    topkParams(plan.params, desc, kmax, 0, 1, 1, rows, rows, 0);
+    plan.params.insert(plan.params.end(), {static_cast<uint32_t>(parts), static_cast<uint32_t>(L),
+                                           8 * elementSize(in.DataType)});
+    // One part per row needs no candidates; the binding still needs a range.
+    plan.scratchBytes = parts > 1 ? candidateBytes : 16;
+    const PlanBinding candidates{BindingKind::Scratch, 0, 0, plan.scratchBytes};
+    const std::string kmaxName = "k" + std::to_string(kmax);
+    const std::vector<PlanBinding> bindings = {{BindingKind::Params},
+                                               {BindingKind::Tensor, 0},
+                                               {BindingKind::Tensor, 1},
+                                               {BindingKind::Tensor, 2},
+                                               candidates};
+    addDispatch(plan, std::string("topk_lane.") + keyClassOf(in.DataType) + "." + kmaxName, bindings,
+                parts > 1 ? 1 : 0, groupsFor(rows * parts));
+    if (parts > 1)
+        addDispatch(plan, std::string("topk_lane_merge.") + elementClass(in.DataType) + "." + kmaxName,
+                    bindings, 0, groupsFor(rows));
+    return plan;
+}
+
 // Rows of one to four tiles (topk_row.comp): one workgroup per row, one dispatch.
 Result<Plan> planRow(Plan plan, const TopKDesc& desc, uint64_t rows) {
     uint64_t T = 1;
@@ -320,6 +365,15 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
     // extra read is cheap and whose one-workgroup steps handle a sample, not the row (H100: (4096,4096)
     // K=256 641 us sampled, 762 us by rows; (128,4096,64) axis 1 K=16 950 us sampled, 682 us by rows).
     const bool contiguousRows = effectiveStrides(in)[desc.Axis] == 1;
+    if (K <= kLaneMaxK) {
+        uint64_t kmax = 1;
+        while (kmax < K) kmax <<= 1;
+        const uint64_t most =
+            std::max<uint64_t>(1, std::min<uint64_t>(axisSize / (4 * kmax), kLaneMergeMax / kmax));
+        const uint64_t parts = std::clamp<uint64_t>((kLaneInvocations + rows - 1) / rows, 1, most);
+        if (axisSize <= kSlots || (!contiguousRows && rows * parts >= kLaneInvocations / 2))
+            return planLane(std::move(plan), desc, rows, parts, limits);
+    }
     if (K <= kSlots && elementSize(in.DataType) <= 4 && axisSize > kSlots &&
         (axisSize > kRowMaxRow || contiguousRows))
         return planSelect(std::move(plan), desc, rows, limits);

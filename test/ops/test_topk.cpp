@@ -53,6 +53,32 @@ void checkTopK(Device& dev, const rt::HostTensor& input, uint32_t axis, uint32_t
     CHECK(meaningful(r.outputs[1], desc.OutputIndexTensor) == meaningful(indices, desc.OutputIndexTensor));
 }
 
+// Input data for the selection strategies. Narrow: values within a few hundred units in the last place of
+// one another, so they share the key's upper digits (sampled selection's candidate lists overflow).
+enum class Data { Random, Ties, Special, AllEqual, TwoValued, Narrow };
+const Data kAllData[] = {Data::Random,   Data::Ties,      Data::Special,
+                         Data::AllEqual, Data::TwoValued, Data::Narrow};
+
+void fillData(rt::HostTensor& input, std::mt19937& rng, Data how) {
+    const DataType type = input.desc.DataType;
+    rt::fill(input, rng,
+             how == Data::Special  ? rt::Fill::Special
+             : how == Data::Random ? rt::Fill::Random
+                                   : rt::Fill::Ties);
+    if (how == Data::AllEqual || how == Data::TwoValued) {
+        const uint64_t a = input.bits(0), b = input.bits(1);
+        for (uint64_t i = 0; i < input.count(); ++i)
+            input.setBits(i, how == Data::AllEqual || (rng() & 1) ? a : b);
+    }
+    if (how == Data::Narrow) {
+        const uint64_t base = type == DataType::Float32   ? 0x3F800000u // 1.0
+                              : type == DataType::Float16 ? 0x3C00u     // 1.0
+                                                          : 0x20u;
+        const uint32_t span = elementSize(type) == 1 ? 50 : 700;
+        for (uint64_t i = 0; i < input.count(); ++i) input.setBits(i, base + rng() % span);
+    }
+}
+
 } // namespace
 
 TEST_CASE("TopK matches the reference for every data type, shape, axis and direction", "[topk][gpu]") {
@@ -156,30 +182,11 @@ TEST_CASE("TopK by radix selection (rows over 1024, K <= 1024): every type, ties
         {{1100, 3}, {}, 0},        // strided ones: one workgroup per row
         {{4096, 2}, {}, 0},        {{3, 3000}, {1, 3}, 1}, // strided along the last axis too
     };
-    // Narrow: values within a few hundred units in the last place of one another, so they share the key's
-    // upper digits and every candidate list overflows (the passes and the last step read the input again).
-    enum class Data { Random, Ties, Special, AllEqual, TwoValued, Narrow };
     for (DataType type : kTypes) {
         for (const Long& s : shapes) {
-            for (Data how :
-                 {Data::Random, Data::Ties, Data::Special, Data::AllEqual, Data::TwoValued, Data::Narrow}) {
+            for (Data how : kAllData) {
                 rt::HostTensor input(type, s.sizes, s.strides);
-                rt::fill(input, rng,
-                         how == Data::Special  ? rt::Fill::Special
-                         : how == Data::Random ? rt::Fill::Random
-                                               : rt::Fill::Ties);
-                if (how == Data::AllEqual || how == Data::TwoValued) {
-                    const uint64_t a = input.bits(0), b = input.bits(1);
-                    for (uint64_t i = 0; i < input.count(); ++i)
-                        input.setBits(i, how == Data::AllEqual || (rng() & 1) ? a : b);
-                }
-                if (how == Data::Narrow) {
-                    const uint64_t base = type == DataType::Float32   ? 0x3F800000u // 1.0
-                                          : type == DataType::Float16 ? 0x3C00u     // 1.0
-                                                                      : 0x20u;
-                    const uint32_t span = elementSize(type) == 1 ? 50 : 700;
-                    for (uint64_t i = 0; i < input.count(); ++i) input.setBits(i, base + rng() % span);
-                }
+                fillData(input, rng, how);
                 const uint32_t n = s.sizes[s.axis];
                 const uint32_t k = std::array<uint32_t, 5>{1, 7, 100, 1024, 777}[rng() % 5];
                 const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
@@ -245,5 +252,62 @@ TEST_CASE("TopK's sampled selection on rows long enough for grouped samples (ove
                               : type == DataType::BFloat16 ? 0x3F80u + i / 2048
                                                            : i / 8192);
         checkTopK(rt::device(), sorted, 1, 500, AxisDirection::Decreasing, DataType::UInt32);
+    }
+}
+
+TEST_CASE("TopK by invocation-private lists (K <= 32): one part or several, contiguous and strided rows",
+          "[topk][gpu]") {
+    // Shapes and K reach each form of core/topk.cpp's planLane (parts as it computes them): one part per row
+    // ({70001, 5}: rows enough; {3, 5} K = 5: a row shorter than KMAX = 8, its spare entries unwritten), a
+    // few parts then a merge ({7, 33}: 2; {3, 1000} K = 16: 15; {5, 999} K = 32: 7), many short parts
+    // ({3, 1000} K = 1: 250 of 4 elements), strided short rows ({2, 300, 40} padded, axis 1: 9 parts) and
+    // strided long rows with rows * parts at the threshold ({2048, 64} axis 0 K = 1: 64 * 512).
+    std::mt19937 rng(4242);
+    struct Case {
+        std::vector<uint32_t> sizes;
+        std::vector<uint32_t> strides;
+        uint32_t axis;
+        uint32_t k;
+    };
+    const Case cases[] = {
+        {{70001, 5}, {}, 1, 2},
+        {{3, 5}, {}, 1, 5},
+        {{7, 33}, {}, 1, 3},
+        {{3, 1000}, {}, 1, 16},
+        {{5, 999}, {}, 1, 32},
+        {{3, 1000}, {}, 1, 1},
+        {{2, 300, 40}, {13000, 41, 1}, 1, 7},
+        {{2048, 64}, {}, 0, 1},
+    };
+    for (const Case& c : cases) {
+        for (DataType type : kTypes) {
+            for (Data how : kAllData) {
+                rt::HostTensor input(type, c.sizes, c.strides);
+                fillData(input, rng, how);
+                const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
+                const DataType idx =
+                    std::array{DataType::UInt32, DataType::UInt64, DataType::Int64}[rng() % 3];
+                checkTopK(rt::device(), input, c.axis, c.k, dir, idx);
+            }
+        }
+    }
+    // Strided long rows with K = 8 (64 parts of 32 elements for each of 512 rows), a few types.
+    for (DataType type : {DataType::Float32, DataType::BFloat16, DataType::Int64}) {
+        rt::HostTensor input(type, {2048, 512});
+        fillData(input, rng, Data::Ties);
+        checkTopK(rt::device(), input, 0, 8, AxisDirection::Decreasing, DataType::UInt32);
+    }
+}
+
+TEST_CASE("TopK by invocation-private lists on rows sorted against the direction (every element inserted)",
+          "[topk][gpu]") {
+    std::mt19937 rng(8);
+    for (DataType type : {DataType::Float32, DataType::Int64, DataType::UInt8}) {
+        rt::HostTensor input(type, {4, 1000});
+        for (uint64_t i = 0; i < input.count(); ++i)
+            input.setBits(i, type == DataType::Float32 ? 0x3F800000u + i % 1000 : (i % 1000) / 4);
+        for (uint32_t k : {1u, 8u, 31u})
+            for (auto dir : {AxisDirection::Decreasing, AxisDirection::Increasing})
+                checkTopK(rt::device(), input, 1, k, dir, DataType::UInt32);
     }
 }

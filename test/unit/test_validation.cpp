@@ -94,8 +94,9 @@ TEST_CASE("TopK rules name the tensor, the field and the rule", "[unit]") {
     CHECK(messageOf(r).find("OutputValueTensor.Strides {1,3} are not packed") != std::string::npos);
 }
 
-TEST_CASE("TopK plans by shape: nothing for K = 0 or empty inputs, then tiles, rows or radix selection",
-          "[unit]") {
+TEST_CASE(
+    "TopK plans by shape: nothing for K = 0 or empty inputs, then lists, tiles, rows or radix selection",
+    "[unit]") {
     // (A semicolon in this name once split it into two CTest entries that matched nothing and "passed".)
     auto empty = core::planTopK(topk({3, 4}, 1, 0), limits());
     REQUIRE(empty.ok());
@@ -103,9 +104,25 @@ TEST_CASE("TopK plans by shape: nothing for K = 0 or empty inputs, then tiles, r
     auto none = core::planTopK(topk({0, 4}, 1, 2), limits());
     REQUIRE(none.ok());
     CHECK(none.value().dispatches.empty());
+    // K <= 32 on rows of one tile: invocation-private lists; one part per row when 4 KMAX > n.
     auto shortRows = core::planTopK(topk({100, 33}, 1, 5), limits());
     REQUIRE(shortRows.ok());
-    CHECK(shortRows.value().dispatches.size() == 2); // tile sort, emit
+    REQUIRE(shortRows.value().dispatches.size() == 1);
+    CHECK(shortRows.value().dispatches[0].kernel == "topk_lane.f32.k8");
+    CHECK(shortRows.value().dispatches[0].arg == 0); // writes the outputs itself
+    // Few rows: parts of at least 4 KMAX elements, then a merge.
+    auto parted = core::planTopK(topk({3, 1000}, 1, 16), limits());
+    REQUIRE(parted.value().dispatches.size() == 2);
+    CHECK(parted.value().dispatches[0].arg == 1);
+    CHECK(parted.value().dispatches[1].kernel == "topk_lane_merge.b32.k16");
+    CHECK(parted.value().params[30] == 15); // parts: 1000 / (4 * 16)
+    // K over 32 on rows of one tile: tile sort, emit.
+    CHECK(core::planTopK(topk({100, 33}, 1, 33), limits()).value().dispatches.size() == 2);
+    // Strided rows with enough rows * parts (here 2048 * 32) for the lists, whatever their length.
+    auto stridedLane = core::planTopK(topk({4096, 2048}, 0, 16), limits());
+    REQUIRE(stridedLane.value().dispatches.size() == 2);
+    CHECK(stridedLane.value().dispatches[0].kernel == "topk_lane.f32.k16");
+    CHECK(stridedLane.value().params[30] == 32);
     // Contiguous rows over one tile, K <= 1024: sampled radix selection, three dispatches.
     auto longRow = core::planTopK(topk({1, 1000000}, 1, 1000), limits());
     REQUIRE(longRow.ok());

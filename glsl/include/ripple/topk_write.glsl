@@ -7,6 +7,9 @@
 #elif defined(DTYPE_f16) || defined(DTYPE_bf16) || defined(DTYPE_i16) || defined(DTYPE_u16)
 #define VALUE_BITS 16
 #define LOAD_VALUE LOAD_B16
+#elif defined(DTYPE_i64) || defined(DTYPE_u64)
+#define VALUE_BITS 64
+#define LOAD_VALUE LOAD_B64
 #else
 #define VALUE_BITS 8
 #define LOAD_VALUE LOAD_B8
@@ -18,10 +21,14 @@ void writeWinner(uint row, uint rowBase, uint r, uint idx) {
     const uint e = (row / inner) * K * inner + row % inner + r * inner;  // outer * K * inner + r * inner + ...
     indicesOut[e * indexWords] = idx;
     if (indexWords == 2u) indicesOut[e * 2u + 1u] = 0u;
-    const uint bits = LOAD_VALUE(inputWords, rowBase + idx * TOPK_AXIS_STRIDE).x;
-#if VALUE_BITS == 32
-    values[e] = bits;
+#if VALUE_BITS == 64
+    const uvec2 wide = LOAD_VALUE(inputWords, rowBase + idx * TOPK_AXIS_STRIDE);
+    values[2u * e] = wide.x;
+    values[2u * e + 1u] = wide.y;
+#elif VALUE_BITS == 32
+    values[e] = LOAD_VALUE(inputWords, rowBase + idx * TOPK_AXIS_STRIDE).x;
 #else
+    const uint bits = LOAD_VALUE(inputWords, rowBase + idx * TOPK_AXIS_STRIDE).x;
     // Neighbouring values of other rows may share the word: change only this value's bits.
     const uint per = 32u / uint(VALUE_BITS), shift = (e % per) * uint(VALUE_BITS);
     const uint mask = ((1u << uint(VALUE_BITS)) - 1u) << shift;

@@ -1,0 +1,102 @@
+// TopK by invocation-private lists (core/topk.cpp's planLane): each invocation keeps the best KMAX entries
+// (rank key, index) of its stretch of a row in registers, sorted, by insertion. No shared memory, no
+// barrier, no subgroup operation: one variant serves every device. KMAX_x (a power of 2 from 1 to 32, at
+// least K) sizes the list; keeping KMAX >= K entries is exact, the extra ones are simply not written.
+//
+// Rank key: the order key (topk_key.glsl), complemented for DECREASING; smaller ranks first, ties by the
+// smaller index. 64-bit types carry it as uvec2(most, least significant word).
+//
+// Params beyond the TopK block (topk.glsl): [30] parts P per row, [31] part length L (elements), [32] key
+// bits. Invocation x handles part x / rows of row x % rows: consecutive invocations take consecutive rows,
+// whose elements are neighbours in memory when the axis is not the last one (coalesced loads).
+// Candidates (P > 1) live in scratch as three planes of rows * P * KMAX words (index, key word 0, key
+// word 1), entry (part * KMAX + s) * rows + row, so that consecutive invocations touch consecutive words.
+#if defined(KMAX_k1)
+#define KMAX 1u
+#elif defined(KMAX_k2)
+#define KMAX 2u
+#elif defined(KMAX_k4)
+#define KMAX 4u
+#elif defined(KMAX_k8)
+#define KMAX 8u
+#elif defined(KMAX_k16)
+#define KMAX 16u
+#else
+#define KMAX 32u
+#endif
+
+#define LANE_PARTS P(30)
+#define LANE_PART_LENGTH P(31)
+#define LANE_KEY_BITS P(32)
+
+#if KEYW == 2
+#define LaneKey uvec2
+#define LANE_KEY_WORST uvec2(0xFFFFFFFFu)
+bool keyLess(uvec2 a, uvec2 b) { return a.x < b.x || (a.x == b.x && a.y < b.y); }
+bool keyEqual(uvec2 a, uvec2 b) { return a.x == b.x && a.y == b.y; }
+#else
+#define LaneKey uint
+#define LANE_KEY_WORST 0xFFFFFFFFu
+bool keyLess(uint a, uint b) { return a < b; }
+bool keyEqual(uint a, uint b) { return a == b; }
+#endif
+
+LaneKey gKey[KMAX];
+uint gIdx[KMAX];
+
+void laneClear() {
+    [[unroll]] for (uint s = 0u; s < KMAX; ++s) {
+        gKey[s] = LANE_KEY_WORST;
+        gIdx[s] = 0xFFFFFFFFu;
+    }
+}
+
+bool laneBeats(LaneKey key, uint idx) {
+    return keyLess(key, gKey[KMAX - 1u]) || (keyEqual(key, gKey[KMAX - 1u]) && idx < gIdx[KMAX - 1u]);
+}
+
+// Inserts (key, idx) where it belongs; the worst entry falls off the end. Unrolled so that the list stays in
+// registers (a dynamically indexed array would go to local memory).
+void laneInsert(LaneKey key, uint idx) {
+    [[unroll]] for (uint s = 0u; s < KMAX; ++s) {
+        const bool before = keyLess(key, gKey[s]) || (keyEqual(key, gKey[s]) && idx < gIdx[s]);
+        const LaneKey k = gKey[s];
+        const uint i = gIdx[s];
+        gKey[s] = before ? key : k;
+        gIdx[s] = before ? idx : i;
+        key = before ? k : key;
+        idx = before ? i : idx;
+    }
+}
+
+// Considers LANE_BATCH entries (the kernel defines it, at most 32) in their order. Only the comparisons with
+// the current worst are unrolled; the insertion code exists once, for the entries that beat it (few, after
+// the first ones), which keeps the shader small: eight inlined insertions of 32 entries made lavapipe's
+// compiler take minutes.
+void laneConsiderBatch(LaneKey key[LANE_BATCH], uint idx[LANE_BATCH]) {
+    uint pending = 0u;
+    [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u)
+        if (laneBeats(key[u], idx[u])) pending |= 1u << u;
+    while (pending != 0u) {
+        const uint u = uint(findLSB(pending));
+        pending &= pending - 1u;
+        LaneKey k = key[0];
+        uint i = idx[0];
+        [[unroll]] for (uint w = 1u; w < LANE_BATCH; ++w) {
+            if (u == w) {
+                k = key[w];
+                i = idx[w];
+            }
+        }
+        if (laneBeats(k, i)) laneInsert(k, i);  // the worst may have improved since the mask was taken
+    }
+}
+
+// Writes the list's first K entries as output ranks 0..K-1 of `row`: the head each time, then the list
+// shifts down (a loop over r with gIdx[r] would index the array dynamically).
+void laneWrite(uint row, uint rowBase) {
+    for (uint r = 0u; r < TOPK_K; ++r) {
+        writeWinner(row, rowBase, r, gIdx[0]);
+        [[unroll]] for (uint s = 0u; s + 1u < KMAX; ++s) gIdx[s] = gIdx[s + 1u];
+    }
+}

@@ -1,0 +1,68 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// TopK by invocation-private lists, pass 1 (topk_lane.glsl): each invocation reads one part of one row in
+// index order and keeps its best KMAX entries. With one part per row (arg 0) it writes the row's K winners
+// to the outputs; otherwise (arg 1) its KMAX entries go to scratch for topk_lane_merge.
+// Bindings: 1 input, 2 values, 3 indices, 4 candidates (scratch).
+#if defined(DTYPE_i64) || defined(DTYPE_u64)
+#define KEYW_k2
+#endif
+layout(local_size_x = 256) in;
+// groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
+layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
+#include "ripple/common.glsl"
+#include "ripple/topk.glsl"
+
+layout(std430, binding = 1) readonly buffer Input { uint inputWords[]; };
+layout(std430, binding = 2) buffer Values { uint values[]; };
+layout(std430, binding = 3) writeonly buffer IndicesOut { uint indicesOut[]; };
+layout(std430, binding = 4) writeonly buffer Candidates { uint candidates[]; };
+
+#include "ripple/topk_key.glsl"
+#include "ripple/topk_write.glsl"
+#define LANE_BATCH 8u  // loads in flight per invocation
+#include "ripple/topk_lane.glsl"
+
+
+void main() {
+    const uint n = TOPK_N, rows = TOPK_ROWS, parts = LANE_PARTS, L = LANE_PART_LENGTH, stride = TOPK_AXIS_STRIDE;
+    const uint bits = LANE_KEY_BITS;
+    const uint flip = TOPK_DIRECTION == 0u ? (bits >= 32u ? 0xFFFFFFFFu : ((1u << bits) - 1u)) : 0u;
+    const uint total = rows * parts, step = pc.groupCount * gl_WorkGroupSize.x;
+    for (uint x = gl_GlobalInvocationID.x; x < total; x += step) {
+        const uint row = x % rows, part = x / rows;
+        const uint rowBase = viewOffset(TOPK_ROW_VIEW, row);
+        const uint begin = part * L, end = min(n, begin + L);
+        laneClear();
+        for (uint j0 = begin; j0 < end; j0 += LANE_BATCH) {
+            LaneKey key[LANE_BATCH];
+            uint idx[LANE_BATCH];
+            [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u) {  // loads first, no branch between: in flight together
+                const uvec2 o = orderKeyOf(loadElement(rowBase + min(j0 + u, end - 1u) * stride));
+                const bool real = j0 + u < end;  // past the end: the worst entry, which never enters
+#if KEYW == 2
+                key[u] = real ? uvec2(o.x ^ flip, o.y ^ flip) : LANE_KEY_WORST;
+#else
+                key[u] = real ? o.x ^ flip : LANE_KEY_WORST;
+#endif
+                idx[u] = real ? j0 + u : 0xFFFFFFFFu;
+            }
+            laneConsiderBatch(key, idx);
+        }
+        if (pc.arg == 0u) {
+            laneWrite(row, rowBase);
+        } else {
+            const uint plane = rows * parts * KMAX;
+            [[unroll]] for (uint s = 0u; s < KMAX; ++s) {
+                const uint e = (part * KMAX + s) * rows + row;
+                candidates[e] = gIdx[s];
+#if KEYW == 2
+                candidates[plane + e] = gKey[s].x;
+                candidates[2u * plane + e] = gKey[s].y;
+#else
+                candidates[plane + e] = gKey[s];
+#endif
+            }
+        }
+    }
+}
