@@ -17,6 +17,7 @@ struct BenchOptions {
     uint32_t ops = 1000;               // record case
     uint64_t maxElements = UINT64_MAX; // topk: skip larger inputs (smoke runs on lavapipe)
     std::string only;                  // topk: run only the cases whose name contains this
+    std::string shape;                 // topk: run only this FLOAT32 case, "D0xD1x...:AXIS:K"
 };
 
 inline double median(std::vector<double> v) {

@@ -1,7 +1,7 @@
 // ripple-bench: what ripple's operators and its recorder cost, timed with GPU timestamps.
 //
 //   ripple-bench [record|topk|all] [--ops N] [--repeat R] [--json FILE] [--device I] [--max-elements E]
-//                [--case NAME-PART]
+//                [--case NAME-PART] [--shape D0xD1...:AXIS:K]
 //
 // record: N independent small TopKs ([1,256] FLOAT32, K = 8, each on its own slice of one input and one
 //   output buffer) recorded into one CommandRecorder: host microseconds per recorded operator (median of R
@@ -110,6 +110,8 @@ int main(int argc, char** argv) {
             options.adapterIndex = std::atoi(argv[i + 1]);
         else if (a == "--case")
             opt.only = argv[i + 1];
+        else if (a == "--shape")
+            opt.shape = argv[i + 1];
         else if (a == "--max-elements")
             opt.maxElements = std::strtoull(argv[i + 1], nullptr, 10);
         else
@@ -117,7 +119,8 @@ int main(int argc, char** argv) {
     }
     if (i != argc || (what != "all" && what != "record" && what != "topk"))
         return std::fprintf(stderr, "usage: ripple-bench [record|topk|all] [--ops N] [--repeat R] [--json "
-                                    "FILE] [--device I] [--max-elements E] [--case NAME-PART]\n"),
+                                    "FILE] [--device I] [--max-elements E] [--case NAME-PART] "
+                                    "[--shape D0xD1...:AXIS:K]\n"),
                2;
     auto device = ripple::Device::create(options);
     if (!device) return fail(device.status());

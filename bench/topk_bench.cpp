@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 
@@ -105,7 +106,7 @@ bool matchesReference(const Case& c, const std::vector<uint8_t>& host, const std
 
 int runTopK(ripple::Device& dev, const BenchOptions& opt, double ceiling, std::vector<std::string>& json) {
     using DT = ripple::DataType;
-    const std::vector<Case> cases = {
+    std::vector<Case> cases = {
         {{1, 1, 3, 4}, 3, 2, DT::Float32},
         {{64, 128256}, 1, 50, DT::Float32},
         {{64, 128256}, 1, 50, DT::Float16},
@@ -126,6 +127,22 @@ int runTopK(ripple::Device& dev, const BenchOptions& opt, double ceiling, std::v
         {{1, 152064}, 1, 40, DT::BFloat16},
         {{256, 50257}, 1, 8, DT::BFloat16},
     };
+    if (!opt.shape.empty()) { // one FLOAT32 case of the caller's: "D0xD1x...:AXIS:K"
+        Case c{{}, 0, 0, DT::Float32};
+        const size_t colon = opt.shape.find(':'), colon2 = opt.shape.rfind(':');
+        for (size_t at = 0; at < colon;) {
+            const size_t x = std::min(opt.shape.find('x', at), colon);
+            c.shape.push_back(static_cast<uint32_t>(std::strtoul(opt.shape.c_str() + at, nullptr, 10)));
+            at = x + 1;
+        }
+        if (colon == std::string::npos || colon2 == colon || c.shape.empty()) {
+            std::fprintf(stderr, "ripple-bench: --shape wants D0xD1x...:AXIS:K, got %s\n", opt.shape.c_str());
+            return 2;
+        }
+        c.axis = static_cast<uint32_t>(std::strtoul(opt.shape.c_str() + colon + 1, nullptr, 10));
+        c.k = static_cast<uint32_t>(std::strtoul(opt.shape.c_str() + colon2 + 1, nullptr, 10));
+        cases = {c};
+    }
     std::printf("%-34s %10s %10s %12s %10s %8s %6s\n", "topk case", "median us", "min us", "floor MB", "GB/s",
                 "% copy", "check");
     uint32_t failures = 0;

@@ -37,8 +37,11 @@ void main() {
         for (uint j0 = begin; j0 < end; j0 += LANE_BATCH) {
             LaneKey key[LANE_BATCH];
             uint idx[LANE_BATCH];
-            [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u) {  // loads first, no branch between: in flight together
-                const uvec2 o = orderKeyOf(loadElement(rowBase + min(j0 + u, end - 1u) * stride));
+            uvec2 raw[LANE_BATCH];  // loads first, no branch between (orderKeyOf has some): in flight together
+            [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u)
+                raw[u] = loadElement(rowBase + min(j0 + u, end - 1u) * stride);
+            [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u) {
+                const uvec2 o = orderKeyOf(raw[u]);
                 const bool real = j0 + u < end;  // past the end: the worst entry, which never enters
 #if KEYW == 2
                 key[u] = real ? uvec2(o.x ^ flip, o.y ^ flip) : LANE_KEY_WORST;

@@ -1,10 +1,16 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// TopK of rows of 1025 to 4096 elements (core/topk.cpp): one workgroup per row, one dispatch. The row's rank
-// keys (topk_select.glsl's) are loaded into shared memory once; radix selection over 8-bit digits finds
-// the K-th smallest rank T and how many of the elements equal to T are wanted (the first ones by index);
-// the K winners are then ranked by counting (K <= 256) or sorted (bitonic), and written.
-// Params: the TopK block (topk.glsl), then [30] key bits. Bindings: 1 input, 2 values, 3 indices.
+// TopK of rows of up to 4096 elements (core/topk.cpp, planRow): one workgroup per row, one dispatch.
+// Each invocation holds up to 16 rank keys (topk_select.glsl's) of the row in registers, elements
+// lid, lid + 256, ... so that every load is coalesced along a contiguous axis. The K-th smallest entry
+// (rank key, index) is found two bits at a time from the top: the workgroup counts the elements agreeing
+// with the prefix found so far by their next two bits (packed counters, a subgroup sum in the fast
+// variant, shared-memory atomics in the portable one; one barrier per step), then the index bits the
+// same way when ties of the K-th rank straddle K. No histogram: normal data puts most elements in a few
+// digits of the top byte, and shared-memory atomics on a few bins serialize (bench/NOTES.md, TopK v9).
+// The K winners are then ranked (topk_write.glsl) and written.
+// Params: the TopK block (topk.glsl), then [30] key bits (8, 16 or 32). Bindings: 1 input, 2 values,
+// 3 indices.
 layout(local_size_x = 256) in;
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
@@ -20,87 +26,123 @@ layout(std430, binding = 3) writeonly buffer IndicesOut { uint indicesOut[]; };
 #include "ripple/bitonic.glsl"  // the K winners (K <= SLOTS), unordered until written
 #include "ripple/topk_write.glsl"
 
-#define ROW_SLOTS 4096u  // 16 KiB; with the winners and the scans 26 KiB of shared memory
-shared uint sRow[ROW_SLOTS];
-shared uint sBins[256];
-shared uint sFound, sBefore, sSlots;
+#define PER 16u  // keys per invocation: rows of up to 16 * 256 = 4096 elements
+// Digit counts of one step as four 16-bit fields (digits 0, 1 in word 0; 2, 3 in word 1). Three buffers
+// used in turn, so one barrier per step suffices: step s adds into s % 3 and clears (s + 2) % 3, which
+// every invocation finished reading before that barrier and nobody adds to before the next one.
+shared uint sCount[3][2];
 
 uint gFlip, gShift;
+// Rank key of element bits: smaller ranks come first, the type's bits at the top of the word.
 uint rankOf(uint bits) { return (orderKeyOf(uvec2(bits, 0u)).x ^ gFlip) << gShift; }
 
-void take(uint key, uint idx) {
-    const uint at = atomicAdd(sSlots, 1u);
-    if (at < SLOTS) {
-        sKey[0][at] = key;
-        sIdx[at] = idx;
+// Workgroup totals of each invocation's packed counts c (digit d in bits 8d..8d+7, at most 16 each).
+uvec2 workgroupDigitCounts(uint c, uint step) {
+    uvec2 v = uvec2((c & 0xFFu) | ((c & 0xFF00u) << 8u), ((c >> 16u) & 0xFFu) | ((c >> 24u) << 16u));
+    const uint b = step % 3u;
+#if defined(MODE_fast)
+    v = subgroupAdd(v);  // at most 128 * 16 per field
+    if (subgroupElect()) {
+        atomicAdd(sCount[b][0], v.x);
+        atomicAdd(sCount[b][1], v.y);
     }
+#else
+    if (v.x != 0u) atomicAdd(sCount[b][0], v.x);
+    if (v.y != 0u) atomicAdd(sCount[b][1], v.y);
+#endif
+    barrier();
+    const uvec2 total = uvec2(sCount[b][0], sCount[b][1]);
+    if (gl_LocalInvocationID.x == 0u) {
+        sCount[(step + 2u) % 3u][0] = 0u;
+        sCount[(step + 2u) % 3u][1] = 0u;
+    }
+    return total;
+}
+
+// The digit holding the need-th (1-based) of the counted elements; `need` becomes its rank within that
+// digit and `count` the digit's count.
+uint chooseDigit(uvec2 t, inout uint need, out uint count) {
+    const uint c0 = t.x & 0xFFFFu, c1 = t.x >> 16u, c2 = t.y & 0xFFFFu, c3 = t.y >> 16u;
+    count = c0;
+    if (need <= c0) return 0u;
+    need -= c0;
+    count = c1;
+    if (need <= c1) return 1u;
+    need -= c1;
+    count = c2;
+    if (need <= c2) return 2u;
+    need -= c2;
+    count = c3;
+    return 3u;
 }
 
 void main() {
-    const uint n = TOPK_N, K = TOPK_K, stride = TOPK_AXIS_STRIDE, lid = gl_LocalInvocationID.x, x = scanIndex();
+    const uint n = TOPK_N, stride = TOPK_AXIS_STRIDE, lid = gl_LocalInvocationID.x;
     const uint bits = P(30);
     gFlip = TOPK_DIRECTION == 0u ? (bits == 32u ? 0xFFFFFFFFu : ((1u << bits) - 1u)) : 0u;
     gShift = 32u - bits;
+    const uint padKey = 0xFFFFFFFFu << gShift;  // past-end slots: the last rank, indices >= n
+    uint indexBits = 2u;
+    while ((1u << indexBits) < n) indexBits += 2u;
+    if (lid < 3u) {
+        sCount[lid][0] = 0u;
+        sCount[lid][1] = 0u;
+    }
+    barrier();
+    uint step = 0u;
     for (uint row = gl_WorkGroupID.x; row < TOPK_ROWS; row += pc.groupCount) {
         const uint rowBase = viewOffset(TOPK_ROW_VIEW, row);
-        for (uint i0 = lid; i0 < n; i0 += 256u * 8u) {
-            uint v[8];
-            [[unroll]] for (uint u = 0u; u < 8u; ++u)  // eight loads in flight, no branch between
-                v[u] = loadElement(rowBase + min(i0 + u * 256u, n - 1u) * stride).x;
-            [[unroll]] for (uint u = 0u; u < 8u; ++u)
-                if (i0 + u * 256u < n) sRow[i0 + u * 256u] = rankOf(v[u]);
-        }
-        // Radix selection of the K-th smallest rank, 8 bits at a time from the top.
-        uint prefix = 0u, need = K, ties = 0u;
-        for (uint shift = 24u; shift + bits >= 32u; shift -= 8u) {  // only the key's own bits
-            sBins[lid] = 0u;
-            barrier();
-            for (uint i = lid; i < n; i += 256u) {
-                const uint k = sRow[i];
-                if (shift == 24u || (k >> (shift + 8u)) == (prefix >> (shift + 8u)))
-                    atomicAdd(sBins[(k >> shift) & 0xFFu], 1u);
+        uint key[PER];
+        // Every load issued before any key arithmetic, none behind a branch: a load after a branch waits
+        // for the ones before it (H100: 170 us instead of about 25 for the loads of (4096,4096)). Slots
+        // past the end read the last element again, from the cache.
+        [[unroll]] for (uint j = 0u; j < PER; ++j)
+            key[j] = loadElement(rowBase + min(j * 256u + lid, n - 1u) * stride).x;
+        [[unroll]] for (uint j = 0u; j < PER; ++j)
+            key[j] = j * 256u + lid < n ? rankOf(key[j]) : padKey;
+
+        // The K-th smallest rank T: its bits two at a time from the top.
+        uint prefix = 0u, need = TOPK_K, ties = 0u;
+        for (uint shift = 30u;; shift -= 2u) {
+            const uint above = shift == 30u ? 0u : 0xFFFFFFFFu << (shift + 2u);
+            uint c = 0u;
+            [[unroll]] for (uint j = 0u; j < PER; ++j) {
+                const uint k = key[j];
+                c += ((k ^ prefix) & above) == 0u ? 1u << (((k >> shift) & 3u) << 3u) : 0u;
             }
-            barrier();
-            const uint count = sBins[x];
-            uint total;
-            const uint before = workgroupExclusiveAdd(count, total);
-            if (before < need && need <= before + count) {
-                sFound = x;
-                sBefore = before;
-            }
-            barrier();
-            prefix |= sFound << shift;
-            need -= sBefore;
-            ties = sBins[sFound];
-            barrier();
-            if (shift == 0u) break;
+            prefix |= chooseDigit(workgroupDigitCounts(c, step++), need, ties) << shift;
+            if (shift == gShift) break;
         }
-        // The last wanted index among the ties of T: each invocation counts the ties in its own
-        // contiguous run of the row, a prefix sum orders the runs.
-        uint lastIndex = 0xFFFFFFFFu;
+        // Ties of T straddle K: the need-th smallest index among them, two bits at a time.
+        uint last = 0xFFFFFFFFu;
         if (need < ties) {
-            const uint len = (n + 255u) / 256u, from = x * len, to = min(n, from + len);
-            uint mine = 0u;
-            for (uint i = from; i < to; ++i) mine += sRow[i] == prefix ? 1u : 0u;
-            uint total;
-            uint rank = workgroupExclusiveAdd(mine, total);
-            if (rank < need && need <= rank + mine) {
-                for (uint i = from; i < to; ++i) {
-                    if (sRow[i] != prefix) continue;
-                    if (++rank == need) {
-                        sFound = i;
-                        break;
-                    }
+            last = 0u;
+            for (uint shift = indexBits - 2u;; shift -= 2u) {
+                const uint above = 0xFFFFFFFFu << (shift + 2u);
+                uint c = 0u;
+                [[unroll]] for (uint j = 0u; j < PER; ++j) {
+                    const uint i = j * 256u + lid;
+                    c += key[j] == prefix && ((i ^ last) & above) == 0u ? 1u << (((i >> shift) & 3u) << 3u)
+                                                                         : 0u;
                 }
+                uint unused;
+                last |= chooseDigit(workgroupDigitCounts(c, step++), need, unused) << shift;
+                if (shift == 0u) break;
             }
-            barrier();
-            lastIndex = sFound;
         }
-        if (lid == 0u) sSlots = 0u;
-        barrier();
-        for (uint i = lid; i < n; i += 256u) {
-            const uint k = sRow[i];
-            if (k < prefix || (k == prefix && i <= lastIndex)) take(k, i);
+        // The K winners into the slots, in invocation order.
+        uint mine = 0u;
+        [[unroll]] for (uint j = 0u; j < PER; ++j)
+            mine += key[j] < prefix || (key[j] == prefix && j * 256u + lid <= last) ? 1u : 0u;
+        uint total;
+        uint at = workgroupExclusiveAdd(mine, total);
+        [[unroll]] for (uint j = 0u; j < PER; ++j) {
+            const uint i = j * 256u + lid;
+            if (key[j] < prefix || (key[j] == prefix && i <= last)) {
+                sKey[0][at] = key[j];
+                sIdx[at] = i;
+                ++at;
+            }
         }
         barrier();
         writeWinners(row, rowBase);

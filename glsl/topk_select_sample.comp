@@ -42,22 +42,25 @@ void main() {
     for (uint row = gl_WorkGroupID.x; row < TOPK_ROWS; row += pc.groupCount) {
         const uint rowBase = viewOffset(TOPK_ROW_VIEW, row);
         for (uint i0 = gl_LocalInvocationID.x; i0 < S; i0 += 256u * 8u) {
+            // Loads first, none behind a branch (rankKeyOf has some): a load after a branch waits for the
+            // ones before it.
             uint k[8];
             [[unroll]] for (uint u = 0u; u < 8u; ++u) {  // eight independent loads in flight
-                const uint i = i0 + u * 256u;
+                const uint i = min(i0 + u * 256u, S - 1u);
                 const uint lo = min(uint(float(i) * perSample), n - 1u);
                 const uint width = max(min(uint(float(i + 1u) * perSample), n) - lo, 1u);
-                k[u] = i < S ? rankKeyAt(rowBase + min(lo + hash(i * g) % width, n - 1u) * stride) : 0u;
+                k[u] = loadElement(rowBase + min(lo + hash(i * g) % width, n - 1u) * stride).x;
             }
+            [[unroll]] for (uint u = 0u; u < 8u; ++u) k[u] = rankKeyOf(k[u]);
             for (uint t = 1u; t < g; ++t) {  // the rest of each sample's group, eight loads in flight
                 uint more[8];
                 [[unroll]] for (uint u = 0u; u < 8u; ++u) {
                     const uint i = min(i0 + u * 256u, S - 1u);
                     const uint lo = min(uint(float(i) * perSample), n - 1u);
                     const uint width = max(min(uint(float(i + 1u) * perSample), n) - lo, 1u);
-                    more[u] = rankKeyAt(rowBase + min(lo + hash(i * g + t) % width, n - 1u) * stride);
+                    more[u] = loadElement(rowBase + min(lo + hash(i * g + t) % width, n - 1u) * stride).x;
                 }
-                [[unroll]] for (uint u = 0u; u < 8u; ++u) k[u] = min(k[u], more[u]);
+                [[unroll]] for (uint u = 0u; u < 8u; ++u) k[u] = min(k[u], rankKeyOf(more[u]));
             }
             [[unroll]] for (uint u = 0u; u < 8u; ++u)
                 if (i0 + u * 256u < S) sSample[i0 + u * 256u] = k[u];

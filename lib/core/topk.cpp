@@ -3,9 +3,9 @@
 // Strategies by shape (planTopK picks; thresholds and measurements at their constants):
 // - K <= 32 on rows of one tile (up to 1024), or on strided rows with enough rows * parts: invocation-private
 //   lists (planLane; glsl/include/ripple/topk_lane.glsl), one pass or two.
-// - K <= 1024, types up to 32 bits, contiguous rows over 1024 or any rows over 4096: sampled radix
-//   selection (planSelect; glsl/include/ripple/topk_select.glsl).
-// - K <= 1024, types up to 32 bits, strided rows of 1025 to 4096: one workgroup per row (planRow).
+// - K <= 1024, types up to 32 bits, rows of 257 to 4096: one workgroup per row (planRow, topk_row.comp).
+// - K <= 1024, types up to 32 bits, rows over 4096: sampled radix selection (planSelect;
+//   glsl/include/ripple/topk_select.glsl).
 // - K <= 1024, 64-bit types, rows over 4096: multi-pass radix selection (planRadix).
 // - Everything else (rows of one tile, K over 1024): sort tiles of up to 1024 entries in shared memory,
 //   keep each tile's best min(K, tile), merge pairs of runs level by level (binary search, truncated to K),
@@ -21,11 +21,13 @@ namespace ripple::core {
 namespace {
 
 constexpr uint64_t kSlots = 1024; // entries a workgroup sorts in shared memory (topk_tile.comp's SLOTS)
-// Rows longer than one tile, with K up to kSlots, are selected by radix instead of sorted by tiles and
-// merged. Types up to 32 bits: rows up to kRowMaxRow in one workgroup each (topk_row.comp, the row in
-// shared memory), longer ones by sampled selection (topk_select_*.comp). 64-bit types: by the multi-pass
+// Rows of kRowMinRow + 1 to kRowMaxRow elements (types up to 32 bits, K up to kSlots) go to one workgroup
+// each (topk_row.comp: the row in registers, selection two bits at a time, one dispatch). Shorter rows
+// pack several into one tile-sorting workgroup instead. Longer rows with K up to kSlots are selected by
+// radix: types up to 32 bits by sampled selection (topk_select_*.comp), 64-bit types by the multi-pass
 // radix (topk_radix_*.comp) beyond kRadixMinRow. A row of one tile sorts in one workgroup.
-constexpr uint64_t kRowMaxRow = 4096; // topk_row.comp's ROW_SLOTS
+constexpr uint64_t kRowMinRow = 256;
+constexpr uint64_t kRowMaxRow = 4096; // topk_row.comp's 16 keys per invocation
 constexpr uint64_t kRadixMinRow = 4096;
 constexpr uint32_t kRadixChunk = 4096; // elements per workgroup in the radix passes
 // Sampled radix selection (types up to 32 bits): about this many filter workgroups over all rows (8 per SM of
@@ -296,7 +298,7 @@ Result<Plan> planLane(Plan plan, const TopKDesc& desc, uint64_t rows, uint64_t p
     return plan;
 }
 
-// Rows of one to four tiles (topk_row.comp): one workgroup per row, one dispatch.
+// Rows of up to four tiles (topk_row.comp): one workgroup per row, one dispatch.
 Result<Plan> planRow(Plan plan, const TopKDesc& desc, uint64_t rows) {
     uint64_t T = 1;
     uint32_t log2T = 0;
@@ -361,10 +363,6 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
     const uint64_t rows = in.elementCount() / std::max<uint32_t>(axisSize, 1);
     const uint64_t K = desc.K;
     if (K == 0 || rows == 0 || axisSize == 0) return plan;
-    // Rows of one to four tiles along a strided axis read once into one workgroup each (their elements are
-    // far apart, so a second strided read would cost much); contiguous rows take sampled selection, whose
-    // extra read is cheap and whose one-workgroup steps handle a sample, not the row (H100: (4096,4096)
-    // K=256 641 us sampled, 762 us by rows; (128,4096,64) axis 1 K=16 950 us sampled, 682 us by rows).
     const bool contiguousRows = effectiveStrides(in)[desc.Axis] == 1;
     if (K <= kLaneMaxK) {
         uint64_t kmax = 1;
@@ -375,11 +373,10 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
         if (axisSize <= kSlots || (!contiguousRows && rows * parts >= kLaneInvocations / 2))
             return planLane(std::move(plan), desc, rows, parts, limits);
     }
-    if (K <= kSlots && elementSize(in.DataType) <= 4 && axisSize > kSlots &&
-        (axisSize > kRowMaxRow || contiguousRows))
-        return planSelect(std::move(plan), desc, rows, limits);
-    if (K <= kSlots && elementSize(in.DataType) <= 4 && axisSize > kSlots)
+    if (K <= kSlots && elementSize(in.DataType) <= 4 && axisSize > kRowMinRow && axisSize <= kRowMaxRow)
         return planRow(std::move(plan), desc, rows);
+    if (K <= kSlots && elementSize(in.DataType) <= 4 && axisSize > kSlots)
+        return planSelect(std::move(plan), desc, rows, limits);
     if (K <= kSlots && elementSize(in.DataType) == 8 && axisSize > kRadixMinRow)
         return planRadix(std::move(plan), desc, rows, limits);
 

@@ -311,3 +311,44 @@ TEST_CASE("TopK by invocation-private lists on rows sorted against the direction
                 checkTopK(rt::device(), input, 1, k, dir, DataType::UInt32);
     }
 }
+
+TEST_CASE("TopK by one workgroup per row (rows of 257 to 4096): every type up to 32 bits, both kernel "
+          "variants, ties straddling K",
+          "[topk][gpu]") {
+    // core/topk.cpp's planRow: 16 keys per invocation (rows of 4096 fill every slot; 257 and 1025 leave
+    // most invocations with padding), contiguous and strided rows, K from 1 to 1024 (ranked by counting up
+    // to 128, by a bitonic sort beyond). Two-valued, all-equal and narrow data put ties of the K-th rank
+    // across K, so the index bits are selected too.
+    std::mt19937 rng(31337);
+    struct Case {
+        std::vector<uint32_t> sizes;
+        std::vector<uint32_t> strides;
+        uint32_t axis;
+    };
+    const Case cases[] = {
+        {{3, 257}, {}, 1},
+        {{2, 1025}, {}, 1},
+        {{3, 4096}, {}, 1},
+        {{1, 2049}, {}, 1},
+        {{3000, 3}, {}, 0},              // strided rows
+        {{2, 3, 1500}, {9000, 1, 3}, 2}, // a transposed view: stride 3 along the axis
+    };
+    const DataType types[] = {DataType::Float32, DataType::Float16, DataType::BFloat16,
+                              DataType::Int32,   DataType::UInt32,  DataType::Int16,
+                              DataType::UInt16,  DataType::Int8,    DataType::UInt8};
+    for (KernelPreference pref : {KernelPreference::Auto, KernelPreference::Portable}) {
+        for (const Case& c : cases) {
+            for (DataType type : types) {
+                for (Data how : kAllData) {
+                    rt::HostTensor input(type, c.sizes, c.strides);
+                    fillData(input, rng, how);
+                    const uint32_t n = c.sizes[c.axis];
+                    const uint32_t k =
+                        std::min(n, std::array<uint32_t, 8>{1, 33, 128, 129, 256, 700, 1024, n}[rng() % 8]);
+                    const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
+                    checkTopK(rt::device(pref), input, c.axis, k, dir, DataType::UInt32);
+                }
+            }
+        }
+    }
+}

@@ -132,12 +132,20 @@ TEST_CASE(
     CHECK(select[0].hasModes);
     CHECK(select[1].kernel == "topk_select_filter.f32");
     CHECK(select[2].kernel == "topk_select_final.f32");
-    // Strided rows of 1025 to 4096: one workgroup per row, one dispatch.
+    // Rows of 257 to 4096 (strided, or contiguous over one tile, or with K over 32): one workgroup per row,
+    // one dispatch.
     auto strided = core::planTopK(topk({2000, 3}, 0, 16), limits());
     REQUIRE(strided.ok());
     REQUIRE(strided.value().dispatches.size() == 1);
     CHECK(strided.value().dispatches[0].kernel == "topk_row.f32");
-    CHECK(core::planTopK(topk({3, 2000}, 1, 16), limits()).value().dispatches.size() == 3); // contiguous
+    CHECK(strided.value().dispatches[0].hasModes);
+    for (auto rowCase : {topk({3, 2000}, 1, 16), topk({4096, 4096}, 1, 256), topk({5, 300}, 1, 33)}) {
+        auto rowPlan = core::planTopK(rowCase, limits());
+        REQUIRE(rowPlan.value().dispatches.size() == 1);
+        CHECK(rowPlan.value().dispatches[0].kernel == "topk_row.f32");
+    }
+    // Rows over 4096: sampled selection.
+    CHECK(core::planTopK(topk({3, 4097}, 1, 16), limits()).value().dispatches.size() == 3);
     // 64-bit keys over 4096: multi-pass radix; init, a histogram pass and a scan per digit (8 key digits and
     // 3 index digits for a million INT64s), gather, sort, emit.
     auto wide = topk({1, 1000000}, 1, 1000);

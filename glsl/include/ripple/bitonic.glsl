@@ -40,3 +40,18 @@ void sortSegments(uint T) {
         }
     }
 }
+
+// Sorts slots [0, T) ascending (T a power of 2 up to SLOTS): sortSegments' network on one segment only.
+void sortFirst(uint T) {
+    const uint lid = gl_LocalInvocationID.x;
+    for (uint k = 2u; k <= T; k <<= 1u) {
+        for (uint d = k >> 1u; d > 0u; d >>= 1u) {
+            for (uint p = lid; p < T / 2u; p += gl_WorkGroupSize.x) {
+                uint lo = ((p & ~(d - 1u)) << 1u) | (p & (d - 1u));
+                uint hi = d == (k >> 1u) ? (lo ^ (k - 1u)) : (lo + d);
+                orderPair(lo, hi);
+            }
+            barrier();
+        }
+    }
+}
