@@ -1,7 +1,11 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// Sampled radix-select TopK, dispatch 3 (topk_select.glsl): one workgroup per row gathers the K winners,
-// sorts them by (rank, index) and writes values (bit for bit from the input) and indices.
+// Sampled radix-select TopK, dispatch 3 (topk_select.glsl): one workgroup per row gathers the K winners.
+// arg 0 (K <= 1024): sorts them by (rank, index) and writes values (bit for bit from the input) and indices.
+// arg 1 (larger K; core/topk.cpp's planSelectLarge): leaves them in the row's candidate list for the tile
+// and merge passes to sort, and stores the list's length in the row's state word 3: the candidates as they
+// are when there are at least K, else the candidates plus the first ties of tau, else (the estimate missed
+// or the list overflowed) exactly the K winners, selected from the whole row.
 // Bindings: 1 input, 2 state, 3 per-chunk tie counts, 4 candidates, 5 values, 6 indices.
 layout(local_size_x = 256) in;
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
@@ -10,9 +14,9 @@ layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; }
 #include "ripple/topk.glsl"
 
 layout(std430, binding = 1) readonly buffer Input { uint inputWords[]; };
-layout(std430, binding = 2) readonly buffer State { uint state[]; };
+layout(std430, binding = 2) buffer State { uint state[]; };
 layout(std430, binding = 3) readonly buffer ChunkTies { uint chunkTies[]; };
-layout(std430, binding = 4) readonly buffer Candidates { uint candidates[]; };
+layout(std430, binding = 4) buffer Candidates { uint candidates[]; };
 layout(std430, binding = 5) buffer Values { uint values[]; };
 layout(std430, binding = 6) writeonly buffer IndicesOut { uint indicesOut[]; };
 
@@ -25,7 +29,7 @@ layout(std430, binding = 6) writeonly buffer IndicesOut { uint indicesOut[]; };
 
 shared uint sSlots;
 bool gFromList;
-uint gListBase, gRowBase;
+uint gListBase, gRowBase, gGatherBase;
 
 // Entry i of the source: the row's candidate list, or the input row itself.
 void selectEntry(uint i, out uint key, out uint idx) {
@@ -40,7 +44,10 @@ void selectEntry(uint i, out uint key, out uint idx) {
 
 void take(uint key, uint idx) {
     const uint at = atomicAdd(sSlots, 1u);
-    if (at < SLOTS) {
+    if (pc.arg != 0u) {  // into the list, after its first gGatherBase entries (at most K in all)
+        candidates[gListBase + 2u * (gGatherBase + at)] = key;
+        candidates[gListBase + 2u * (gGatherBase + at) + 1u] = idx;
+    } else if (at < SLOTS) {
         sKey[0][at] = key;
         sIdx[at] = idx;
     }
@@ -119,6 +126,22 @@ void main() {
         gListBase = row * C * 2u;
         if (lid == 0u) sSlots = 0u;
         barrier();
+        if (pc.arg != 0u) {  // gather: the list, sorted by the passes after this one
+            gGatherBase = below;
+            if (below >= K && below <= C) {
+                if (lid == 0u) state[s + 3u] = below;  // the list as it is
+            } else if (below < K && below + atTau >= K) {
+                takeFirstTies(row, tau, K - below);
+                if (lid == 0u) state[s + 3u] = K;
+            } else {
+                gGatherBase = 0u;
+                gFromList = false;
+                takeBest(TOPK_N);
+                if (lid == 0u) state[s + 3u] = K;
+            }
+            barrier();
+            continue;
+        }
         if (below >= K && below <= C) {  // the K best are all in the list
             gFromList = true;
             takeBest(below);

@@ -6,8 +6,11 @@
 // - K <= 1024, types up to 32 bits, rows of 257 to 4096: one workgroup per row (planRow, topk_row.comp).
 // - K <= 1024, types up to 32 bits, rows over 4096: sampled radix selection (planSelect;
 //   glsl/include/ripple/topk_select.glsl).
+// - K over 1024 and at most 1/8 of rows over 4096, types up to 32 bits: sampled selection gathers a list of
+//   a few K candidates per row, which tiles and merges then sort (planSelect's `large`).
 // - K <= 1024, 64-bit types, rows over 4096: multi-pass radix selection (planRadix).
-// - Everything else (rows of one tile, K over 1024): sort tiles of up to 1024 entries in shared memory,
+// - Everything else (short rows with K over 32, K over 1024 otherwise): sort tiles of up to 1024 entries in
+// shared memory,
 //   keep each tile's best min(K, tile), merge pairs of runs level by level (binary search, truncated to K),
 //   emit. O(n log n) per row whatever K is.
 // Every strategy reads non-last axes in place through the input's strides.
@@ -38,6 +41,10 @@ constexpr uint64_t kSelectMinChunk = 4096;
 constexpr uint64_t kSampleMin = 1024;
 constexpr uint64_t kSampleMax = 4096; // topk_select_sample.comp keeps them in shared memory
 constexpr uint64_t kSampleGroup = 8;  // elements per sample at most (the sample keeps their smallest rank)
+// K over kSlots on rows at least kLargeMinRatio K long: sampled selection keeps a list of a few K candidates,
+// which tiles and merges then sort (planSelect's `large`). Nearer the whole row, the list would be most of
+// it: tiles and merges over the row itself.
+constexpr uint64_t kLargeMinRatio = 8;
 // Invocation-private lists (planLane) for K <= kLaneMaxK: about kLaneInvocations invocations (H100,
 // (128,4096,64) K=16: 248 us with 65536, 301 with 131072, 381 with 262144: shorter parts mean more
 // insertions, which bound the pass), each part at least 4 KMAX elements
@@ -184,8 +191,10 @@ Result<Plan> planRadix(Plan plan, const TopKDesc& desc, uint64_t rows, const Pla
 
 // Sampled radix selection (topk_select_*.comp; the method and params in
 // glsl/include/ripple/topk_select.glsl): sample, filter, final. Types up to 32 bits; 64-bit keys keep
-// planRadix.
-Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const PlanLimits& limits) {
+// planRadix. With `large` (K over kSlots, planSelectLarge) the final step gathers the winners' candidates
+// in the list instead of writing them, and the list is sorted afterwards.
+Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const PlanLimits& limits,
+                        bool large = false) {
     const char* op = "TopK";
     const TensorDesc& in = desc.InputTensor;
     const uint64_t n = in.Sizes[desc.Axis], K = desc.K;
@@ -209,7 +218,8 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     // stands for S * g samples of the low tail (topk_select.glsl): fewer candidates for the last step, at g
     // times the sample's loads. H100: (1,100M) K=100 290-519 us with g = 1, 266 us with g = 8; (16,1M) K=100
     // 92 us with g = 1, 110 with g = 8 (its last step was already small).
-    const uint64_t g = std::clamp<uint64_t>(n / (128 * kSampleMax), 1, kSampleGroup);
+    // Large K wants a rank far from the tail, where grouped samples (minima) say little: one element each.
+    const uint64_t g = large ? 1 : std::clamp<uint64_t>(n / (128 * kSampleMax), 1, kSampleGroup);
     const double mu = double(K) * double(S * g) / double(n);
     uint64_t m = 1;
     if (mu > 100) { // exp(-mu) would underflow: the normal approximation, 6.1 standard deviations
@@ -222,9 +232,10 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     }
     m = std::min(m, S);
     const uint64_t expected = (m * n + S * g - 1) / (S * g);
-    const uint64_t capacity = selectCapacityForTests
-                                  ? selectCapacityForTests
-                                  : std::min<uint64_t>(n, std::max<uint64_t>(4096, 4 * expected));
+    uint64_t capacity = selectCapacityForTests
+                            ? selectCapacityForTests
+                            : std::min<uint64_t>(n, std::max<uint64_t>(4096, 4 * expected));
+    if (large) capacity = std::max<uint64_t>(capacity, K); // the gather step may put exactly K there
     // Filter workgroups: about kSelectGroups over all rows, none with fewer than kSelectMinChunk elements.
     const uint64_t chunks = std::clamp<uint64_t>((kSelectGroups + rows - 1) / rows, 1,
                                                  (n + kSelectMinChunk - 1) / kSelectMinChunk);
@@ -260,6 +271,44 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     dispatch("topk_select_final." + dtype,
              {params, input, state, ties, list, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}}, rows,
              true);
+    if (!large) return plan;
+    plan.dispatches.back().arg = 1; // gather
+
+    // Sort each row's list (its length is state word 3) by tiles of kSlots and merges, then emit the first
+    // K: the tile-and-merge passes of planTopK with the list in place of the input (params block 2, whose
+    // [0] is the capacity).
+    const uint64_t tile = kSlots, tiles = (capacity + tile - 1) / tile;
+    uint32_t levels = 0;
+    while ((1ull << levels) < tiles) ++levels;
+    const uint32_t base = static_cast<uint32_t>(plan.params.size());
+    std::vector<uint32_t> sortParams;
+    topkParams(sortParams, desc, tile, 10, tiles, 1, rows * tiles, rows, levels);
+    sortParams[0] = static_cast<uint32_t>(capacity);
+    plan.params.insert(plan.params.end(), sortParams.begin(), sortParams.end());
+    uint64_t regionEntries[2] = {0, 0};
+    for (uint32_t l = 0; l <= levels; ++l)
+        regionEntries[l % 2] =
+            std::max(regionEntries[l % 2], rows * runCount(tiles, l) * runCapacity(K, tile, l));
+    if (std::max(regionEntries[0], regionEntries[1]) * 8 > limits.maxStorageBufferRange ||
+        rows * tiles > 0xFFFFFFFFull)
+        return unsupported(op, "its merge passes need more than the device's maxStorageBufferRange (" +
+                                   std::to_string(limits.maxStorageBufferRange) + ") in one binding");
+    const PlanBinding regionA{BindingKind::Scratch, 0, align(plan.scratchBytes), regionEntries[0] * 8};
+    const PlanBinding regionB{BindingKind::Scratch, 0, align(regionA.offset + regionA.size),
+                              regionEntries[1] * 8};
+    plan.scratchBytes = regionB.offset + regionB.size;
+    auto region = [&](uint32_t level) { return level % 2 ? regionB : regionA; };
+    auto sortDispatch = [&](std::string kernel, std::vector<PlanBinding> b, uint32_t arg, uint64_t groups) {
+        addDispatch(plan, std::move(kernel), std::move(b), arg, groups);
+        plan.dispatches.back().paramsBase = base;
+    };
+    sortDispatch("topk_list_tile", {params, list, region(0), state}, 0, rows * tiles);
+    for (uint32_t l = 0; l < levels; ++l)
+        sortDispatch("topk_merge.k1.list", {params, region(l), region(l + 1), state}, l,
+                     groupsFor(rows * runCount(tiles, l) * runCapacity(K, tile, l)));
+    sortDispatch(std::string("topk_emit.") + elementClass(in.DataType) + ".k1",
+                 {params, input, region(levels), {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}}, 0,
+                 groupsFor(rows * K));
     return plan;
 }
 
@@ -377,6 +426,9 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
         return planRow(std::move(plan), desc, rows);
     if (K <= kSlots && elementSize(in.DataType) <= 4 && axisSize > kSlots)
         return planSelect(std::move(plan), desc, rows, limits);
+    if (K > kSlots && K <= axisSize / kLargeMinRatio && elementSize(in.DataType) <= 4 &&
+        axisSize > kRowMaxRow)
+        return planSelect(std::move(plan), desc, rows, limits, true);
     if (K <= kSlots && elementSize(in.DataType) == 8 && axisSize > kRadixMinRow)
         return planRadix(std::move(plan), desc, rows, limits);
 
@@ -424,7 +476,7 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
     plan.dispatches.push_back(tile);
     for (uint32_t l = 0; l < levels; ++l) {
         PlanDispatch merge;
-        merge.kernel = "topk_merge." + keyw;
+        merge.kernel = "topk_merge." + keyw + ".fixed";
         merge.bindings = {{BindingKind::Params}, region(l), region(l + 1)};
         merge.arg = l;
         merge.groups = groupsFor(rows * runCount(tiles, l) * runCapacity(K, T, l));

@@ -352,3 +352,47 @@ TEST_CASE("TopK by one workgroup per row (rows of 257 to 4096): every type up to
         }
     }
 }
+
+TEST_CASE("TopK with K over 1024 on long rows: sampled selection, then the candidate lists sorted by tiles "
+          "and merges",
+          "[topk][gpu]") {
+    // core/topk.cpp's planSelect(large): random data keeps at least K candidates (the list as it is);
+    // two-valued, all-equal and narrow data leave fewer, and the first ties of tau by index fill the rest;
+    // a 16-entry capacity seam (raised to K) overflows the list, and the winners come from the whole row.
+    std::mt19937 rng(65536);
+    struct Case {
+        std::vector<uint32_t> sizes;
+        std::vector<uint32_t> strides;
+        uint32_t axis, k;
+    };
+    const Case cases[] = {
+        {{1, 100003}, {}, 1, 5000},
+        {{3, 20011}, {}, 1, 1500},
+        {{20011, 2}, {}, 0, 2047}, // strided rows
+        {{2, 40000}, {40007, 1}, 1, 4999},
+    };
+    const DataType types[] = {DataType::Float32, DataType::Float16, DataType::BFloat16,
+                              DataType::Int32,   DataType::UInt32,  DataType::Int16,
+                              DataType::UInt16,  DataType::Int8,    DataType::UInt8};
+    for (const Case& c : cases) {
+        for (DataType type : types) {
+            for (Data how : kAllData) {
+                rt::HostTensor input(type, c.sizes, c.strides);
+                fillData(input, rng, how);
+                const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
+                checkTopK(rt::device(), input, c.axis, c.k, dir, DataType::UInt32);
+            }
+        }
+    }
+    struct Restore {
+        ~Restore() { core::selectCapacityForTests = 0; }
+    } restore;
+    core::selectCapacityForTests = 16;
+    for (DataType type : {DataType::Float32, DataType::UInt8}) {
+        rt::HostTensor input(type, {2, 30000});
+        fillData(input, rng, Data::Random);
+        checkTopK(rt::device(), input, 1, 2000, AxisDirection::Decreasing, DataType::UInt32);
+        checkTopK(rt::device(KernelPreference::Portable), input, 1, 1025, AxisDirection::Increasing,
+                  DataType::UInt64);
+    }
+}

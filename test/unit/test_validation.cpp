@@ -146,6 +146,21 @@ TEST_CASE(
     }
     // Rows over 4096: sampled selection.
     CHECK(core::planTopK(topk({3, 4097}, 1, 16), limits()).value().dispatches.size() == 3);
+    // K over 1024 on rows at least 8 K long: sampled selection gathering a list (final step in gather mode),
+    // whose tiles and merges then sort it, then emit.
+    auto largeK = core::planTopK(topk({1, 1000000}, 1, 4096), limits());
+    REQUIRE(largeK.ok());
+    const auto& large = largeK.value().dispatches;
+    REQUIRE(large.size() >= 6);
+    CHECK(large[2].kernel == "topk_select_final.f32");
+    CHECK(large[2].arg == 1);
+    CHECK(large[3].kernel == "topk_list_tile");
+    CHECK(large[3].paramsBase > 0);
+    CHECK(large[4].kernel == "topk_merge.k1.list");
+    CHECK(large.back().kernel == "topk_emit.b32.k1");
+    // Nearer the whole row: tiles and merges over the row.
+    CHECK(core::planTopK(topk({1, 100000}, 1, 20000), limits()).value().dispatches.front().kernel ==
+          "topk_tile.f32");
     // 64-bit keys over 4096: multi-pass radix; init, a histogram pass and a scan per digit (8 key digits and
     // 3 index digits for a million INT64s), gather, sort, emit.
     auto wide = topk({1, 1000000}, 1, 1000);
@@ -157,8 +172,8 @@ TEST_CASE(
     CHECK(radix.front().kernel == "topk_radix_init.k2");
     CHECK(radix[1].kernel == "topk_radix_hist.i64");
     CHECK(radix.back().kernel == "topk_emit.b64.k2");
-    // Larger K: tile sort, 10 merge levels (977 tiles), emit.
-    auto bigK = core::planTopK(topk({1, 1000000}, 1, 2000), limits());
+    // K over 1/8 of a long row: tile sort, 10 merge levels (977 tiles), emit.
+    auto bigK = core::planTopK(topk({1, 1000000}, 1, 200000), limits());
     REQUIRE(bigK.ok());
     CHECK(bigK.value().dispatches.size() == 12);
     CHECK(bigK.value().dispatches.front().kernel == "topk_tile.f32");
