@@ -3,12 +3,12 @@
 // TopK of rows of up to 4096 elements (core/topk.cpp, planRow): one workgroup per row, one dispatch.
 // Each invocation holds up to 16 rank keys (topk_select.glsl's) of the row in registers, elements
 // lid, lid + 256, ... so that every load is coalesced along a contiguous axis. The K-th smallest entry
-// (rank key, index) is found two bits at a time from the top: the workgroup counts the elements agreeing
-// with the prefix found so far by their next two bits (packed counters, a subgroup sum in the fast
-// variant, shared-memory atomics in the portable one; one barrier per step), then the index bits the
-// same way when ties of the K-th rank straddle K. No histogram: normal data puts most elements in a few
-// digits of the top byte, and shared-memory atomics on a few bins serialize (bench/NOTES.md, TopK v9).
-// The K winners are then ranked (topk_write.glsl) and written.
+// (rank key, index) is found 8 key bits at a time from the top, by a 256-bin shared-memory histogram of
+// the elements agreeing with the prefix found so far, then, when ties of the K-th rank straddle K, 2
+// index bits at a time by counting (packed counters, a subgroup sum in the fast variant, shared-memory
+// atomics in the portable one). H100 (bench/NOTES.md, TopK v9): counting every key bit pair that way took
+// (4096,4096) K=256 to 205 us, the histograms to 159, despite normal data crowding a few bins of the top
+// byte. The K winners are then ranked (topk_write.glsl) and written.
 // Params: the TopK block (topk.glsl), then [30] key bits (8, 16 or 32). Bindings: 1 input, 2 values,
 // 3 indices.
 layout(local_size_x = 256) in;
@@ -102,31 +102,15 @@ void main() {
         [[unroll]] for (uint j = 0u; j < PER; ++j)
             key[j] = j * 256u + lid < n ? rankOf(key[j]) : padKey;
 
-        // The K-th smallest rank T: its bits two at a time from the top. Once at most COMPACT elements
-        // still agree with the prefix, they move to the slots and on to 4 registers per invocation, so
-        // that the remaining steps count 4 entries each instead of 16 (the steps are ALU-bound: H100,
-        // (4096,4096) K=256, 150 of 225 us in 16 steps over 16 keys).
-        uint prefix = 0u, need = TOPK_K, ties = n + 1u;
+        // The K-th smallest rank T, 8 bits at a time from the top. Once at most COMPACT elements still
+        // agree with the prefix, they move to the slots and on to 4 registers per invocation, so that the
+        // later steps look at 4 entries each instead of 16.
+        uint prefix = 0u, need = TOPK_K, ties = PER * 256u, shift = 32u;  // ties: the slots agreeing so far
         bool compact = false;
         uint ck[4], ci[4];
-        for (uint shift = 30u;; shift -= 2u) {
-            const uint above = shift == 30u ? 0u : 0xFFFFFFFFu << (shift + 2u);
-            uint c = 0u;
-            if (compact) {
-                [[unroll]] for (uint j = 0u; j < 4u; ++j) {
-                    const uint k = ck[j];
-                    c += ((k ^ prefix) & above) == 0u ? 1u << (((k >> shift) & 3u) << 3u) : 0u;
-                }
-            } else {
-                [[unroll]] for (uint j = 0u; j < PER; ++j) {
-                    const uint k = key[j];
-                    c += ((k ^ prefix) & above) == 0u ? 1u << (((k >> shift) & 3u) << 3u) : 0u;
-                }
-            }
-            prefix |= chooseDigit(workgroupDigitCounts(c, step++), need, ties) << shift;
-            if (shift == gShift) break;
+        while (shift > gShift) {
             if (!compact && ties <= COMPACT) {  // uniform
-                const uint agree = 0xFFFFFFFFu << shift;
+                const uint agree = shift == 32u ? 0u : 0xFFFFFFFFu << shift;
                 uint mine = 0u;
                 [[unroll]] for (uint j = 0u; j < PER; ++j) mine += ((key[j] ^ prefix) & agree) == 0u ? 1u : 0u;
                 uint total;
@@ -148,6 +132,31 @@ void main() {
                 barrier();  // the slots are the winners' again
                 compact = true;
             }
+            // The next 8 bits by a histogram in the slots (free between compaction and the winners).
+            const uint above = shift == 32u ? 0u : 0xFFFFFFFFu << shift;
+            shift -= 8u;
+            sKey[0][lid] = 0u;
+            barrier();
+            if (compact) {
+                [[unroll]] for (uint j = 0u; j < 4u; ++j)
+                    if (((ck[j] ^ prefix) & above) == 0u) atomicAdd(sKey[0][(ck[j] >> shift) & 0xFFu], 1u);
+            } else {
+                [[unroll]] for (uint j = 0u; j < PER; ++j)
+                    if (((key[j] ^ prefix) & above) == 0u) atomicAdd(sKey[0][(key[j] >> shift) & 0xFFu], 1u);
+            }
+            barrier();
+            const uint x = scanIndex(), count = sKey[0][x];
+            uint total;
+            const uint before = workgroupExclusiveAdd(count, total);
+            if (before < need && need <= before + count) {
+                sIdx[0] = x;
+                sIdx[1] = before;
+            }
+            barrier();
+            prefix |= sIdx[0] << shift;
+            need -= sIdx[1];
+            ties = sKey[0][sIdx[0]];
+            barrier();
         }
         // Ties of T straddle K: the need-th smallest index among them, two bits at a time.
         uint last = 0xFFFFFFFFu;
