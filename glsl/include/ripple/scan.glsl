@@ -3,6 +3,7 @@
 #if defined(MODE_fast)
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_shuffle : require
 // This invocation's place in scan order: subgroups in order, each in lane order (a bijection onto
 // [0, 256) with full subgroups, which a 256-invocation workgroup of any power-of-2 subgroup size has).
 uint scanIndex() { return gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID; }

@@ -37,6 +37,40 @@ void writeWinner(uint row, uint rowBase, uint r, uint idx) {
 #endif
 }
 
+#if defined(SLOTS) && defined(MODE_fast) && KEYW == 1
+// The bitonic network of sortFirst(P2), P2 <= 256, with one entry per invocation in registers: invocation x
+// (scanIndex()) holds slot x; partners within a subgroup are exchanged by shuffles, farther ones through the
+// slots (a barrier each). P2 = 256 on the H100: 6 of the 36 steps need the slots. Then writes rank x.
+void sortWinnersInRegisters(uint row, uint rowBase, uint P2) {
+    const uint x = scanIndex();
+    uint key = x < P2 ? sKey[0][x] : 0xFFFFFFFFu, idx = x < P2 ? sIdx[x] : 0xFFFFFFFFu;
+    barrier();
+    for (uint k = 2u; k <= P2; k <<= 1u) {
+        for (uint d = k >> 1u; d > 0u; d >>= 1u) {
+            const uint mask = d == (k >> 1u) ? k - 1u : d;  // the first step of a stage pairs mirrored slots
+            uint otherKey, otherIdx;
+            if (mask < gl_SubgroupSize) {  // uniform
+                otherKey = subgroupShuffleXor(key, mask);
+                otherIdx = subgroupShuffleXor(idx, mask);
+            } else {
+                sKey[0][x] = key;
+                sIdx[x] = idx;
+                barrier();
+                otherKey = sKey[0][x ^ mask];
+                otherIdx = sIdx[x ^ mask];
+                barrier();
+            }
+            const bool otherFirst = otherKey < key || (otherKey == key && otherIdx < idx);
+            if (((x & d) == 0u) == otherFirst) {  // the lower slot of the pair keeps the smaller entry
+                key = otherKey;
+                idx = otherIdx;
+            }
+        }
+    }
+    if (x < TOPK_K) writeWinner(row, rowBase, x, idx);
+}
+#endif
+
 #if defined(SLOTS)  // with bitonic.glsl: the K winners in sKey[0] / sIdx[0, K), unordered
 // Writes the K winners of `row` in output order: each one's rank is the number of winners before it in (rank
 // key, index) order when K <= 128 (K comparisons per invocation, four independent ones at a time, no
@@ -65,6 +99,12 @@ void writeWinners(uint row, uint rowBase) {
             sIdx[i] = 0xFFFFFFFFu;
         }
         barrier();
+#if defined(MODE_fast) && KEYW == 1
+        if (P2 <= 256u) {
+            sortWinnersInRegisters(row, rowBase, P2);
+            return;
+        }
+#endif
         sortFirst(P2);
         for (uint i = lid; i < K; i += 256u) writeWinner(row, rowBase, i, sIdx[i]);
     }
