@@ -23,11 +23,15 @@ layout(std430, binding = 3) writeonly buffer IndicesOut { uint indicesOut[]; };
 
 #include "ripple/topk_key.glsl"
 #include "ripple/scan.glsl"
+#if defined(SLOTS_s256)  // K <= 256: 6 KiB less shared memory than 1024 slots
+#define SLOTS 256u
+#endif
 #include "ripple/bitonic.glsl"  // the K winners (K <= SLOTS), unordered until written
 #include "ripple/topk_write.glsl"
 
 #define PER 16u  // keys per invocation: rows of up to 16 * 256 = 4096 elements
-#define COMPACT 1024u  // entries of the compacted steps: 4 per invocation, in the slots (SLOTS >= COMPACT)
+#define COMPACT SLOTS  // entries of the compacted steps, in the slots
+#define CP (COMPACT / 256u)  // compacted entries per invocation
 // Digit counts of one step as four 16-bit fields (digits 0, 1 in word 0; 2, 3 in word 1). Three buffers
 // used in turn, so one barrier per step suffices: step s adds into s % 3 and clears (s + 2) % 3, which
 // every invocation finished reading before that barrier and nobody adds to before the next one.
@@ -107,7 +111,7 @@ void main() {
         // later steps look at 4 entries each instead of 16.
         uint prefix = 0u, need = TOPK_K, ties = PER * 256u, shift = 32u;  // ties: the slots agreeing so far
         bool compact = false;
-        uint ck[4], ci[4];
+        uint ck[CP], ci[CP];
         while (shift > gShift) {
             if (!compact && ties <= COMPACT) {  // uniform
                 const uint agree = shift == 32u ? 0u : 0xFFFFFFFFu << shift;
@@ -125,7 +129,7 @@ void main() {
                 for (uint i = total + lid; i < COMPACT; i += 256u)
                     sKey[0][i] = prefix ^ 0x80000000u;  // agrees with no prefix: every step has bit 31
                 barrier();
-                [[unroll]] for (uint j = 0u; j < 4u; ++j) {
+                [[unroll]] for (uint j = 0u; j < CP; ++j) {
                     ck[j] = sKey[0][j * 256u + lid];
                     ci[j] = sIdx[j * 256u + lid];
                 }
@@ -138,7 +142,7 @@ void main() {
             sKey[0][lid] = 0u;
             barrier();
             if (compact) {
-                [[unroll]] for (uint j = 0u; j < 4u; ++j)
+                [[unroll]] for (uint j = 0u; j < CP; ++j)
                     if (((ck[j] ^ prefix) & above) == 0u) atomicAdd(sKey[0][(ck[j] >> shift) & 0xFFu], 1u);
             } else {
                 [[unroll]] for (uint j = 0u; j < PER; ++j)
@@ -166,7 +170,7 @@ void main() {
                 const uint above = 0xFFFFFFFFu << (shift + 2u);
                 uint c = 0u;
                 if (compact) {
-                    [[unroll]] for (uint j = 0u; j < 4u; ++j) {
+                    [[unroll]] for (uint j = 0u; j < CP; ++j) {
                         const uint i = ci[j];
                         c += ck[j] == prefix && ((i ^ last) & above) == 0u ? 1u << (((i >> shift) & 3u) << 3u)
                                                                            : 0u;

@@ -355,7 +355,8 @@ Result<Plan> planRow(Plan plan, const TopKDesc& desc, uint64_t rows) {
     topkParams(plan.params, desc, T, log2T, 1, 1, rows, rows, 0);
     plan.params.push_back(8 * elementSize(desc.InputTensor.DataType));
     addDispatch(
-        plan, std::string("topk_row.") + keyClassOf(desc.InputTensor.DataType),
+        plan,
+        std::string("topk_row.") + keyClassOf(desc.InputTensor.DataType) + (T <= 256 ? ".s256" : ".s1024"),
         {{BindingKind::Params}, {BindingKind::Tensor, 0}, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}},
         0, rows, true); // modes: fast = subgroup scans
     return plan;

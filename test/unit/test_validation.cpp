@@ -137,12 +137,14 @@ TEST_CASE(
     auto strided = core::planTopK(topk({2000, 3}, 0, 16), limits());
     REQUIRE(strided.ok());
     REQUIRE(strided.value().dispatches.size() == 1);
-    CHECK(strided.value().dispatches[0].kernel == "topk_row.f32");
+    CHECK(strided.value().dispatches[0].kernel == "topk_row.f32.s256");
     CHECK(strided.value().dispatches[0].hasModes);
+    CHECK(core::planTopK(topk({3, 2000}, 1, 257), limits()).value().dispatches[0].kernel ==
+          "topk_row.f32.s1024"); // K over 256: 1024 slots
     for (auto rowCase : {topk({3, 2000}, 1, 16), topk({4096, 4096}, 1, 256), topk({5, 300}, 1, 33)}) {
         auto rowPlan = core::planTopK(rowCase, limits());
         REQUIRE(rowPlan.value().dispatches.size() == 1);
-        CHECK(rowPlan.value().dispatches[0].kernel == "topk_row.f32");
+        CHECK(rowPlan.value().dispatches[0].kernel.rfind("topk_row.f32.s", 0) == 0);
     }
     // Rows over 4096: sampled selection.
     CHECK(core::planTopK(topk({3, 4097}, 1, 16), limits()).value().dispatches.size() == 3);

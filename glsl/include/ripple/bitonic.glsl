@@ -1,5 +1,7 @@
 // Bitonic sorting of (key, index) entries in shared memory, SLOTS of them, by one workgroup.
-#define SLOTS 1024u
+#if !defined(SLOTS)
+#define SLOTS 1024u  // a kernel may choose fewer (less shared memory, more workgroups per SM)
+#endif
 shared uint sKey[KEYW][SLOTS];
 shared uint sIdx[SLOTS];
 
