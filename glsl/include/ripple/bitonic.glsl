@@ -26,14 +26,14 @@ void orderPair(uint lo, uint hi) {
 }
 
 
-// Sorts every T-entry segment of the slots ascending (T a power of 2 up to SLOTS). The first step of each
-// stage compares mirrored pairs, so no segment needs sorting in the opposite direction. All invocations of
-// the workgroup must call it.
-void sortSegments(uint T) {
+// The bitonic network over segments of T entries (T a power of 2 up to SLOTS), for pair positions
+// [0, pairs): the first step of each stage compares mirrored pairs, so no segment needs sorting in the
+// opposite direction. All invocations of the workgroup must call it.
+void bitonicNetwork(uint T, uint pairs) {
     const uint lid = gl_LocalInvocationID.x;
     for (uint k = 2u; k <= T; k <<= 1u) {
         for (uint d = k >> 1u; d > 0u; d >>= 1u) {
-            for (uint p = lid; p < SLOTS / 2u; p += gl_WorkGroupSize.x) {
+            for (uint p = lid; p < pairs; p += gl_WorkGroupSize.x) {
                 uint lo = ((p & ~(d - 1u)) << 1u) | (p & (d - 1u));
                 uint hi = d == (k >> 1u) ? (lo ^ (k - 1u)) : (lo + d);
                 orderPair(lo, hi);
@@ -43,17 +43,8 @@ void sortSegments(uint T) {
     }
 }
 
-// Sorts slots [0, T) ascending (T a power of 2 up to SLOTS): sortSegments' network on one segment only.
-void sortFirst(uint T) {
-    const uint lid = gl_LocalInvocationID.x;
-    for (uint k = 2u; k <= T; k <<= 1u) {
-        for (uint d = k >> 1u; d > 0u; d >>= 1u) {
-            for (uint p = lid; p < T / 2u; p += gl_WorkGroupSize.x) {
-                uint lo = ((p & ~(d - 1u)) << 1u) | (p & (d - 1u));
-                uint hi = d == (k >> 1u) ? (lo ^ (k - 1u)) : (lo + d);
-                orderPair(lo, hi);
-            }
-            barrier();
-        }
-    }
-}
+// Sorts every T-entry segment of the slots ascending.
+void sortSegments(uint T) { bitonicNetwork(T, SLOTS / 2u); }
+
+// Sorts slots [0, T) ascending.
+void sortFirst(uint T) { bitonicNetwork(T, T / 2u); }
