@@ -15,7 +15,11 @@ enum class BindingKind : uint8_t {
     Params,  // the operator's params words (binding 0 of every kernel)
     Tensor,  // the caller's tensor number `tensor`, in the desc's field order
     Scratch, // [offset, offset + size) of the operator's scratch buffer
-    Status,  // the operator's status word: bit 0 = index data out of range
+    // [offset, offset + size) of the operator's zeroed scratch buffer: all zero when the operator's first
+    // dispatch starts, and its dispatches must leave it all zero again (counters that the last workgroup
+    // to arrive resets), so that a pooled buffer needs no clearing pass before each use.
+    ZeroedScratch,
+    Status, // the operator's status word: bit 0 = index data out of range
 };
 
 struct PlanBinding {
@@ -40,6 +44,7 @@ struct Plan {
     std::vector<TensorDesc> tensors;
     std::vector<uint32_t> params;
     uint64_t scratchBytes = 0;
+    uint64_t zeroedScratchBytes = 0; // see BindingKind::ZeroedScratch
     bool usesStatus = false;
     uint32_t firstOutput = 0;             // tensors from this one on are written; the others are read
     std::vector<PlanDispatch> dispatches; // run in order, each depending on the previous

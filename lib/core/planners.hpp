@@ -13,6 +13,9 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits);
 // Tests only: when nonzero, the candidate list capacity per row of TopK's sampled radix selection, so that
 // tests reach its exact fallback (selection from the whole row) without adversarial data.
 extern uint64_t selectCapacityForTests;
+// Tests only: when set, TopK never plans the one-dispatch chunk strategy, so that tests reach sampled
+// selection on rows the chunks would take.
+extern bool chunkDisabledForTests;
 
 // Pieces shared by the planners.
 const char* elementClass(DataType type); // "b8", "b16", "b32", "b64"

@@ -4,7 +4,10 @@
 // - K <= 32 on rows of one tile (up to 1024), or on strided rows with enough rows * parts: invocation-private
 //   lists (planLane; glsl/include/ripple/topk_lane.glsl), one pass or two.
 // - K <= 1024, types up to 32 bits, rows of 257 to 4096: one workgroup per row (planRow, topk_row.comp).
-// - K <= 1024, types up to 32 bits, rows over 4096: sampled radix selection (planSelect;
+// - K <= 1024, types up to 32 bits, rows over 4096 of at most kChunk / K chunks of kChunk, when the chunks
+//   fit about one wave or the rows are many: one dispatch, chunks narrowed to candidates by their
+//   workgroups, the row's last one selects (planChunk, topk_chunk.comp).
+// - K <= 1024, types up to 32 bits, other rows over 4096: sampled radix selection (planSelect;
 //   glsl/include/ripple/topk_select.glsl).
 // - K over 1024 and at most 1/8 of rows over 4096, types up to 32 bits: sampled selection gathers a list of
 //   a few K candidates per row, which tiles and merges then sort (planSelect's `large`).
@@ -45,6 +48,20 @@ constexpr uint64_t kSampleGroup = 8;  // elements per sample at most (the sample
 // which tiles and merges then sort (planSelect's `large`). Nearer the whole row, the list would be most of
 // it: tiles and merges over the row itself.
 constexpr uint64_t kLargeMinRatio = 8;
+// Rows over kRowMaxRow with K <= kSlots, types up to 32 bits, in one dispatch (planChunk, topk_chunk.comp):
+// chunks of kChunk elements, each narrowed by its workgroup to at most B candidates (at least K, at most
+// kChunkMaxB unless K is larger), chunks * B <= kChunk so that the row's last workgroup holds them all in
+// shared memory. Rows too long for that take sampled selection. Chosen when all chunks run in about one
+// wave (rows * chunks <= kChunkOneWave: one level instead of three) or when rows are many (rows >=
+// kChunkManyRows: sampled selection's per-row sample and final steps weigh). In between the sampled
+// filter reads faster. H100 (bench/NOTES.md, v12), chunk / sampled us: (1,152064) K=40 22.8 / 32.8,
+// (8,65536) K=256 28.4 / 34.6, (512,16384) K=8 78.3 / 88.1, (1024,8192) K=16 88.1 / 123.1, (2048,5000)
+// K=64 170.5 / 227.8; but (64,65536) K=100 56.3 / 47.1, (256,32768) K=50 79.1 / 70.9, (64,128256) K=50
+// 77.8 / 63.2, (256,50257) K=8 107.0 / 78.8.
+constexpr uint64_t kChunk = 4096;    // topk_chunk.comp's CHUNK
+constexpr uint64_t kChunkMaxB = 256; // larger B stops the chunk's narrowing earlier, but fills the final
+constexpr uint64_t kChunkOneWave = 512;
+constexpr uint64_t kChunkManyRows = 512;
 // Invocation-private lists (planLane) for K <= kLaneMaxK: about kLaneInvocations invocations (H100,
 // (128,4096,64) K=16: 248 us with 65536, 301 with 131072, 381 with 262144: shorter parts mean more
 // insertions, which bound the pass), each part at least 4 KMAX elements
@@ -347,6 +364,42 @@ Result<Plan> planLane(Plan plan, const TopKDesc& desc, uint64_t rows, uint64_t p
     return plan;
 }
 
+// The chunk count and B of planChunk for rows of n with this K, or B = 0 when the row is too long for it.
+std::pair<uint64_t, uint64_t> chunkShape(uint64_t n, uint64_t K) {
+    const uint64_t chunks = (n + kChunk - 1) / kChunk;
+    const uint64_t B = std::max(K, std::min(kChunkMaxB, kChunk / chunks));
+    return {chunks, chunks * B <= kChunk ? B : 0};
+}
+
+// Long rows in one dispatch (topk_chunk.comp): each chunk's workgroup narrows it to B candidates in the
+// row's list, and the row's last workgroup to arrive selects the K winners from the list.
+Result<Plan> planChunk(Plan plan, const TopKDesc& desc, uint64_t rows, uint64_t chunks, uint64_t B,
+                       const PlanLimits& limits) {
+    uint64_t T = 1;
+    uint32_t log2T = 0;
+    while (T < desc.K) T <<= 1, ++log2T;
+    topkParams(plan.params, desc, T, log2T, 1, 1, rows, rows, 0);
+    plan.params.insert(plan.params.end(), {8 * elementSize(desc.InputTensor.DataType),
+                                           static_cast<uint32_t>(chunks), static_cast<uint32_t>(B)});
+    const uint64_t listBytes = rows * chunks * B * 8;
+    if (listBytes > limits.maxStorageBufferRange || rows * chunks * B * 2 > 0xFFFFFFFFull)
+        return unsupported("TopK", "its candidate list needs more than the device's maxStorageBufferRange (" +
+                                       std::to_string(limits.maxStorageBufferRange) + ") in one binding");
+    plan.scratchBytes = listBytes;
+    plan.zeroedScratchBytes = rows * 8;
+    addDispatch(plan,
+                std::string("topk_chunk.") + keyClassOf(desc.InputTensor.DataType) +
+                    (T <= 256 ? ".s256" : ".s1024"),
+                {{BindingKind::Params},
+                 {BindingKind::Tensor, 0},
+                 {BindingKind::Tensor, 1},
+                 {BindingKind::Tensor, 2},
+                 {BindingKind::Scratch, 0, 0, listBytes},
+                 {BindingKind::ZeroedScratch, 0, 0, rows * 8}},
+                0, rows * chunks, true); // modes: fast = subgroup scans
+    return plan;
+}
+
 // Rows of up to four tiles (topk_row.comp): one workgroup per row, one dispatch.
 Result<Plan> planRow(Plan plan, const TopKDesc& desc, uint64_t rows) {
     uint64_t T = 1;
@@ -365,6 +418,7 @@ Result<Plan> planRow(Plan plan, const TopKDesc& desc, uint64_t rows) {
 } // namespace
 
 uint64_t selectCapacityForTests = 0;
+bool chunkDisabledForTests = false;
 
 Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
     const char* op = "TopK";
@@ -425,6 +479,11 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
     }
     if (K <= kSlots && elementSize(in.DataType) <= 4 && axisSize > kRowMinRow && axisSize <= kRowMaxRow)
         return planRow(std::move(plan), desc, rows);
+    if (K <= kSlots && elementSize(in.DataType) <= 4 && axisSize > kRowMaxRow) {
+        const auto [chunks, B] = chunkShape(axisSize, K);
+        if (B != 0 && !chunkDisabledForTests && (rows * chunks <= kChunkOneWave || rows >= kChunkManyRows))
+            return planChunk(std::move(plan), desc, rows, chunks, B, limits);
+    }
     if (K <= kSlots && elementSize(in.DataType) <= 4 && axisSize > kSlots)
         return planSelect(std::move(plan), desc, rows, limits);
     if (K > kSlots && K <= axisSize / kLargeMinRatio && elementSize(in.DataType) <= 4 &&

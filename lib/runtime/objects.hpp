@@ -20,7 +20,8 @@ struct Submission {
     std::vector<Op> ops;
     std::vector<std::shared_ptr<void>> keepAlive; // buffers and operators used, alive until completion
     std::vector<std::shared_ptr<BackendBuffer>> statusChunks;
-    std::vector<std::unique_ptr<BackendBuffer>> scratch; // back to the device's pool on completion
+    std::vector<std::unique_ptr<BackendBuffer>> scratch;       // back to the device's pool on completion
+    std::vector<std::unique_ptr<BackendBuffer>> zeroedScratch; // back to the zeroed pool on completion
     struct Readback {
         std::shared_ptr<BackendBuffer> staging; // host-visible
         void* destination;
@@ -42,8 +43,13 @@ struct DeviceImpl {
     std::map<uint64_t, Submission> external; // recorded into engine command buffers, by PendingWork id
     uint64_t nextExternal = 1;
     std::multimap<uint64_t, std::unique_ptr<BackendBuffer>> scratchPool; // by size
+    // Buffers that are all zero whenever no submission holds them (core::BindingKind::ZeroedScratch).
+    std::multimap<uint64_t, std::unique_ptr<BackendBuffer>> zeroedPool;
 
-    Result<std::unique_ptr<BackendBuffer>> acquireScratch(uint64_t bytes);
+    // A scratch buffer of at least `bytes` from `pool`, or a new one (then `created` is set).
+    Result<std::unique_ptr<BackendBuffer>>
+    acquireScratch(uint64_t bytes, std::multimap<uint64_t, std::unique_ptr<BackendBuffer>>& pool,
+                   bool* created = nullptr);
     // Turns every submission up to `ticket` (complete) into reports and releases what it held.
     void finish(uint64_t ticket);
     // The same for one submission, given its timestamps; caller holds `mutex`. Returns what to release

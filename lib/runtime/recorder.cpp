@@ -10,16 +10,19 @@
 namespace ripple {
 namespace detail {
 
-Result<std::unique_ptr<BackendBuffer>> DeviceImpl::acquireScratch(uint64_t bytes) {
+Result<std::unique_ptr<BackendBuffer>>
+DeviceImpl::acquireScratch(uint64_t bytes, std::multimap<uint64_t, std::unique_ptr<BackendBuffer>>& pool,
+                           bool* created) {
     {
         std::lock_guard<std::mutex> lock(mutex);
-        auto it = scratchPool.lower_bound(bytes);
-        if (it != scratchPool.end() && it->first <= 2 * bytes) { // reuse, but not a far larger one
+        auto it = pool.lower_bound(bytes);
+        if (it != pool.end() && it->first <= 2 * bytes) { // reuse, but not a far larger one
             auto b = std::move(it->second);
-            scratchPool.erase(it);
+            pool.erase(it);
             return b;
         }
     }
+    if (created) *created = true;
     return backend->createBuffer(bytes);
 }
 
@@ -50,6 +53,8 @@ std::vector<std::shared_ptr<void>> DeviceImpl::finishOne(Submission& s, const st
     s.readbacks.clear();
     for (auto& b : s.scratch) scratchPool.emplace(b->size, std::move(b));
     s.scratch.clear();
+    for (auto& b : s.zeroedScratch) zeroedPool.emplace(b->size, std::move(b));
+    s.zeroedScratch.clear();
     s.statusChunks.clear();
     s.finished = true;
     std::vector<std::shared_ptr<void>> released;
@@ -112,9 +117,18 @@ Status CommandRecorder::record(const Operator& op, const std::vector<TensorBindi
     }
     std::unique_ptr<detail::BackendBuffer> scratch;
     if (plan.scratchBytes) {
-        auto sc = r.device->acquireScratch(plan.scratchBytes);
+        auto sc = r.device->acquireScratch(plan.scratchBytes, r.device->scratchPool);
         if (!sc) return sc.status();
         scratch = std::move(sc.value());
+    }
+    std::unique_ptr<detail::BackendBuffer> zeroed;
+    bool zeroFirst = false;
+    if (plan.zeroedScratchBytes) {
+        bool created = false;
+        auto sc = r.device->acquireScratch(plan.zeroedScratchBytes, r.device->zeroedPool, &created);
+        if (!sc) return sc.status();
+        zeroed = std::move(sc.value());
+        zeroFirst = created;
     }
     detail::BufferRange status;
     if (plan.usesStatus) {
@@ -125,6 +139,13 @@ Status CommandRecorder::record(const Operator& op, const std::vector<TensorBindi
         entry.statusOffset = status.offset;
     }
     r.submission.ops.push_back(entry);
+    if (zeroFirst) { // a new zeroed-scratch buffer is cleared once, here; the plan's kernels leave it zero
+        detail::PendingCommand c;
+        c.kind = detail::PendingCommand::Kind::Fill;
+        c.ranges = {{zeroed.get(), 0, zeroed->size}};
+        c.op = opIndex;
+        r.add(std::move(c), {{zeroed.get(), 0, zeroed->size, true}});
+    }
     for (size_t i = 0; i < plan.dispatches.size(); ++i) {
         const core::PlanDispatch& d = plan.dispatches[i];
         const kernels::KernelInfo& k = *o.kernels[i];
@@ -147,6 +168,9 @@ Status CommandRecorder::record(const Operator& op, const std::vector<TensorBindi
             case core::BindingKind::Scratch:
                 c.ranges.push_back({scratch.get(), pb.offset, pb.size});
                 break;
+            case core::BindingKind::ZeroedScratch:
+                c.ranges.push_back({zeroed.get(), pb.offset, pb.size});
+                break;
             case core::BindingKind::Status:
                 c.ranges.push_back(status);
                 break;
@@ -165,6 +189,7 @@ Status CommandRecorder::record(const Operator& op, const std::vector<TensorBindi
     for (const TensorBinding& b : bindings)
         if (b.Buffer && b.Buffer->impl_) r.submission.keepAlive.push_back(b.Buffer->impl_);
     if (scratch) r.submission.scratch.push_back(std::move(scratch));
+    if (zeroed) r.submission.zeroedScratch.push_back(std::move(zeroed));
     return {};
 }
 

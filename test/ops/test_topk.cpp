@@ -79,6 +79,12 @@ void fillData(rt::HostTensor& input, std::mt19937& rng, Data how) {
     }
 }
 
+// Tests only: plans without the one-dispatch chunk strategy while alive (sampled selection instead).
+struct WithoutChunks {
+    WithoutChunks() { core::chunkDisabledForTests = true; }
+    ~WithoutChunks() { core::chunkDisabledForTests = false; }
+};
+
 } // namespace
 
 TEST_CASE("TopK matches the reference for every data type, shape, axis and direction", "[topk][gpu]") {
@@ -140,9 +146,13 @@ TEST_CASE("TopK with the portable kernels", "[topk][gpu][portable]") {
         rt::fill(input, rng, rt::Fill::Special);
         checkTopK(rt::device(KernelPreference::Portable), input, 1, 33, AxisDirection::Decreasing,
                   DataType::UInt32);
-        // Rows for the sampled radix selection, whose portable variants scan in shared memory.
+        // Rows for the chunk strategy and for sampled radix selection, whose portable variants scan in
+        // shared memory.
         rt::HostTensor longRows(type, {2, 9001});
         rt::fill(longRows, rng, rt::Fill::Ties);
+        checkTopK(rt::device(KernelPreference::Portable), longRows, 1, 333, AxisDirection::Increasing,
+                  DataType::UInt32);
+        WithoutChunks sampled;
         checkTopK(rt::device(KernelPreference::Portable), longRows, 1, 333, AxisDirection::Increasing,
                   DataType::UInt32);
     }
@@ -182,15 +192,22 @@ TEST_CASE("TopK by radix selection (rows over 1024, K <= 1024): every type, ties
         {{1100, 3}, {}, 0},        // strided ones: one workgroup per row
         {{4096, 2}, {}, 0},        {{3, 3000}, {1, 3}, 1}, // strided along the last axis too
     };
-    for (DataType type : kTypes) {
-        for (const Long& s : shapes) {
-            for (Data how : kAllData) {
-                rt::HostTensor input(type, s.sizes, s.strides);
-                fillData(input, rng, how);
-                const uint32_t n = s.sizes[s.axis];
-                const uint32_t k = std::array<uint32_t, 5>{1, 7, 100, 1024, 777}[rng() % 5];
-                const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
-                checkTopK(rt::device(), input, s.axis, std::min(k, n), dir, DataType::UInt32);
+    // Rows over 4096 take the chunk strategy where it fits (K small enough for their chunks); the second
+    // round plans them without it, for sampled selection.
+    for (bool sampled : {false, true}) {
+        std::unique_ptr<WithoutChunks> without;
+        if (sampled) without = std::make_unique<WithoutChunks>();
+        for (DataType type : kTypes) {
+            for (const Long& s : shapes) {
+                for (Data how : kAllData) {
+                    rt::HostTensor input(type, s.sizes, s.strides);
+                    fillData(input, rng, how);
+                    const uint32_t n = s.sizes[s.axis];
+                    const uint32_t k = std::array<uint32_t, 5>{1, 7, 100, 1024, 777}[rng() % 5];
+                    const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
+                    INFO((sampled ? "sampled selection" : "default plan"));
+                    checkTopK(rt::device(), input, s.axis, std::min(k, n), dir, DataType::UInt32);
+                }
             }
         }
     }
@@ -203,6 +220,7 @@ TEST_CASE("TopK's sampled radix selection falls back to the whole row, exactly, 
         ~Restore() { core::selectCapacityForTests = 0; }
     } restore;
     core::selectCapacityForTests = 16;
+    WithoutChunks sampled;
     std::mt19937 rng(77);
     for (DataType type : {DataType::Float32, DataType::Float16, DataType::Int8, DataType::UInt16}) {
         for (rt::Fill how : {rt::Fill::Random, rt::Fill::Ties}) {
@@ -219,7 +237,9 @@ TEST_CASE("TopK's sampled radix selection falls back to the whole row, exactly, 
 TEST_CASE("TopK's sampled radix selection on sorted rows (all candidates in one workgroup's chunk)",
           "[topk][gpu]") {
     // Sorted ascending, the best of a DECREASING TopK all sit in the last chunk: more candidates than one
-    // workgroup stages in shared memory, so some reserve their own list slots.
+    // workgroup stages in shared memory, so some reserve their own list slots. (The chunk strategy's
+    // counterpart: "TopK in one dispatch by chunks".)
+    WithoutChunks sampled;
     std::mt19937 rng(5);
     for (DataType type : {DataType::Float32, DataType::Int32, DataType::UInt16}) {
         rt::HostTensor input(type, {1, 9001});
@@ -350,6 +370,116 @@ TEST_CASE("TopK by one workgroup per row (rows of 257 to 4096): every type up to
                 }
             }
         }
+    }
+}
+
+TEST_CASE("TopK in one dispatch by chunks (rows over 4096): every type up to 32 bits, both kernel variants, "
+          "early and exact narrowing, ties across chunks",
+          "[topk][gpu]") {
+    // core/topk.cpp's planChunk: chunks of 4096, each narrowed to B candidates (random data stops after a
+    // histogram step or two; narrow, two-valued and all-equal data narrow to exactly K by index steps),
+    // then the row's last workgroup selects from the row's list. Last chunks of 1 and 3 elements (all
+    // candidates), one chunk per row (selected in place), strided and padded rows, many rows.
+    std::mt19937 rng(4096);
+    struct Case {
+        std::vector<uint32_t> sizes;
+        std::vector<uint32_t> strides;
+        uint32_t axis;
+    };
+    const Case cases[] = {
+        {{2, 12289}, {}, 1},             // 3 chunks and one element
+        {{1, 40963}, {}, 1},             // 11 chunks, the last of 3 elements
+        {{5000, 3}, {}, 0},              // strided rows
+        {{2, 9000}, {9011, 1}, 1},       // padded rows
+        {{3, 2, 4500}, {9000, 1, 2}, 2}, // stride 2 along the axis
+        {{600, 4200}, {}, 1},            // many rows: 1200 workgroups
+    };
+    const DataType types[] = {DataType::Float32, DataType::Float16, DataType::BFloat16,
+                              DataType::Int32,   DataType::UInt32,  DataType::Int16,
+                              DataType::UInt16,  DataType::Int8,    DataType::UInt8};
+    for (KernelPreference pref : {KernelPreference::Auto, KernelPreference::Portable}) {
+        for (const Case& c : cases) {
+            const uint32_t n = c.sizes[c.axis], chunks = (n + 4095) / 4096;
+            for (DataType type : types) {
+                for (Data how : kAllData) {
+                    if (c.sizes[0] == 600 && (pref == KernelPreference::Portable || rng() % 3 != 0))
+                        continue; // the big case: a third of the kinds, fast variant only
+                    rt::HostTensor input(type, c.sizes, c.strides);
+                    fillData(input, rng, how);
+                    // K up to 4096 / chunks, so that the plan is the chunk strategy.
+                    const uint32_t k =
+                        std::min(4096 / chunks, std::array<uint32_t, 6>{1, 7, 40, 129, 256, 1024}[rng() % 6]);
+                    const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
+                    checkTopK(rt::device(pref), input, c.axis, k, dir, DataType::UInt32);
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("TopK by chunks: one operator run again and again, and twice in one submission, stays exact",
+          "[topk][gpu]") {
+    // The chunk strategy's per-row counters live in pooled zeroed scratch that each run leaves at zero;
+    // a run that left one behind would make the next run's rows wait for a last workgroup that never comes
+    // (outputs left poisoned) or finish early.
+    std::mt19937 rng(12);
+    Device& dev = rt::device();
+    TopKDesc desc;
+    desc.InputTensor = {DataType::Float32, {3, 20000}, {}};
+    desc.Axis = 1;
+    desc.K = 100;
+    desc.OutputValueTensor = {DataType::Float32, {3, 100}, {}};
+    desc.OutputIndexTensor = {DataType::UInt32, {3, 100}, {}};
+    auto op = dev.compile(desc);
+    REQUIRE(op.ok());
+    for (int run = 0; run < 5; ++run) {
+        rt::HostTensor input(DataType::Float32, {3, 20000});
+        fillData(input, rng, run % 2 ? Data::Random : Data::TwoValued);
+        rt::GpuResult r =
+            rt::runOnGpu(dev, op.value(), {&input}, {desc.OutputValueTensor, desc.OutputIndexTensor});
+        REQUIRE(r.status.ok());
+        std::vector<uint8_t> values, indices;
+        rt::referenceTopK(desc, input, values, indices);
+        INFO("run " << run);
+        CHECK(r.outputs[0] == values);
+        CHECK(r.outputs[1] == indices);
+    }
+    // Two runs in one recording on separate buffers, free to run at once: each needs its own counters.
+    rt::HostTensor inputs[2] = {rt::HostTensor(DataType::Float32, {3, 20000}),
+                                rt::HostTensor(DataType::Float32, {3, 20000})};
+    fillData(inputs[0], rng, Data::Random);
+    fillData(inputs[1], rng, Data::Narrow);
+    const uint64_t valueBytes = 3 * 100 * 4, inputBytes = inputs[0].bytes.size();
+    std::vector<Buffer> buffers;
+    for (int i = 0; i < 2; ++i) {
+        for (uint64_t bytes : {inputBytes, valueBytes, valueBytes}) {
+            auto b = dev.createBuffer(bytes);
+            REQUIRE(b.ok());
+            buffers.push_back(std::move(b.value()));
+        }
+        REQUIRE(dev.upload(buffers[3 * i], 0, inputs[i].bytes.data(), inputBytes).ok());
+    }
+    auto recorder = dev.createRecorder();
+    REQUIRE(recorder.ok());
+    for (int i = 0; i < 2; ++i) {
+        for (int o = 1; o <= 2; ++o)
+            REQUIRE(recorder.value().fillBuffer(buffers[3 * i + o], 0, valueBytes, 0xA5A5A5A5u).ok());
+        REQUIRE(recorder.value()
+                    .record(op.value(),
+                            {{&buffers[3 * i], 0}, {&buffers[3 * i + 1], 0}, {&buffers[3 * i + 2], 0}})
+                    .ok());
+    }
+    auto ticket = dev.submit(recorder.value());
+    REQUIRE(ticket.ok());
+    REQUIRE(dev.wait(ticket.value()).ok());
+    for (int i = 0; i < 2; ++i) {
+        std::vector<uint8_t> values, indices, gotValues(valueBytes), gotIndices(valueBytes);
+        rt::referenceTopK(desc, inputs[i], values, indices);
+        REQUIRE(dev.download(buffers[3 * i + 1], 0, gotValues.data(), valueBytes).ok());
+        REQUIRE(dev.download(buffers[3 * i + 2], 0, gotIndices.data(), valueBytes).ok());
+        INFO("operator " << i << " of the submission");
+        CHECK(gotValues == values);
+        CHECK(gotIndices == indices);
     }
 }
 

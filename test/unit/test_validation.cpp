@@ -146,8 +146,32 @@ TEST_CASE(
         REQUIRE(rowPlan.value().dispatches.size() == 1);
         CHECK(rowPlan.value().dispatches[0].kernel.rfind("topk_row.f32.s", 0) == 0);
     }
-    // Rows over 4096: sampled selection.
-    CHECK(core::planTopK(topk({3, 4097}, 1, 16), limits()).value().dispatches.size() == 3);
+    // Rows over 4096 whose chunks of 4096 fit one wave, or many rows: one dispatch of chunks, B candidates
+    // per chunk (at least K, chunks * B <= 4096), the row state in zeroed scratch.
+    auto chunked = core::planTopK(topk({3, 4097}, 1, 16), limits());
+    REQUIRE(chunked.value().dispatches.size() == 1);
+    CHECK(chunked.value().dispatches[0].kernel == "topk_chunk.f32.s256");
+    CHECK(chunked.value().dispatches[0].groups == 6);
+    CHECK(chunked.value().params[31] == 2);   // chunks per row
+    CHECK(chunked.value().params[32] == 256); // B
+    CHECK(chunked.value().zeroedScratchBytes == 3 * 8);
+    auto llm = core::planTopK(topk({1, 152064}, 1, 40), limits());
+    REQUIRE(llm.value().dispatches.size() == 1);
+    CHECK(llm.value().params[31] == 38);
+    CHECK(llm.value().params[32] == 107); // 4096 / 38
+    CHECK(core::planTopK(topk({1024, 8192}, 1, 16), limits()).value().dispatches[0].kernel ==
+          "topk_chunk.f32.s256"); // many rows
+    CHECK(core::planTopK(topk({3, 9000}, 1, 1000), limits()).value().dispatches[0].kernel ==
+          "topk_chunk.f32.s1024"); // B = K = 1000, 3 chunks
+    // Otherwise sampled selection: many chunks over few rows, or K too large for chunks * K <= 4096.
+    CHECK(core::planTopK(topk({64, 128256}, 1, 50), limits()).value().dispatches.size() == 3);
+    CHECK(core::planTopK(topk({1, 20000}, 1, 1000), limits()).value().dispatches.size() == 3);
+    {
+        core::chunkDisabledForTests = true;
+        const bool sampled = core::planTopK(topk({3, 4097}, 1, 16), limits()).value().dispatches.size() == 3;
+        core::chunkDisabledForTests = false;
+        CHECK(sampled);
+    }
     // K over 1024 on rows at least 8 K long: sampled selection gathering a list (final step in gather mode),
     // whose tiles and merges then sort it, then emit.
     auto largeK = core::planTopK(topk({1, 1000000}, 1, 4096), limits());
@@ -286,7 +310,7 @@ TEST_CASE("BFLOAT16 is ripple's addition: named, 2 bytes, accepted by TopK and t
     d.InputTensor.DataType = d.OutputValueTensor.DataType = DataType::BFloat16;
     auto p = core::planTopK(d, limits());
     REQUIRE(p.ok());
-    CHECK(p.value().dispatches.back().kernel == "topk_select_final.bf16");
+    CHECK(p.value().dispatches.back().kernel == "topk_chunk.bf16.s256");
     auto s = scatterND();
     s.InputTensor.DataType = s.UpdatesTensor.DataType = s.OutputTensor.DataType = DataType::BFloat16;
     REQUIRE(core::planScatterND(s, limits()).ok());

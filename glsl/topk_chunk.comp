@@ -1,0 +1,224 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// TopK of rows over 4096 elements, K up to 1024, types up to 32 bits, in one dispatch (core/topk.cpp,
+// planChunk). Each workgroup reads one chunk of CHUNK elements of a row into shared memory as rank keys
+// and narrows it to at most B candidates that include the chunk's K best: 8 key bits at a time by a
+// 256-bin shared histogram, stopping after the first step whose bins up to the K-th's hold at most B
+// entries; only when ties of the K-th rank keep more than that, index steps pick exactly the first K. The
+// candidates are appended to the row's list. The row's last workgroup to finish (a counter per row) loads
+// the list (at most chunks * B <= CHUNK entries) the same way, selects the K winners exactly and writes
+// them sorted. One dispatch instead of sampled selection's three (on the H100 each level costs about 4 us
+// between timestamps, bench/NOTES.md v9).
+//
+// Code size is the design constraint: a workgroup's selection is a chain of short steps whose cost on the
+// H100 follows the instructions fetched (bench/NOTES.md, v12: the same kernel with its entries in
+// registers, every loop unrolled, was 163 KB of machine code and slower than three dispatches). Here
+// the entries sit in shared memory and the loops over them stay loops; only the global loads are unrolled,
+// to keep them in flight together.
+//
+// Params: the TopK block (topk.glsl), then [30] key bits (8, 16 or 32), [31] chunks per row, [32] B.
+// Bindings: 1 input, 2 values, 3 indices, 4 the list (rows * chunks * B entries of (rank key, index)),
+// 5 per row: [0] workgroups arrived, [1] list length (zeroed scratch: zero before the dispatch; the row's
+// last workgroup sets both back to zero).
+layout(local_size_x = 256) in;
+// groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
+layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
+#include "ripple/common.glsl"
+#include "ripple/topk.glsl"
+
+layout(std430, binding = 1) readonly buffer Input { uint inputWords[]; };
+layout(std430, binding = 2) buffer Values { uint values[]; };
+layout(std430, binding = 3) writeonly buffer IndicesOut { uint indicesOut[]; };
+// Written by one workgroup, read by another in the same dispatch: coherent, and fenced before the
+// arrival that publishes them.
+layout(std430, binding = 4) coherent buffer List { uint list[]; };
+layout(std430, binding = 5) coherent buffer RowState { uint rowState[]; };
+
+#include "ripple/topk_key.glsl"
+#include "ripple/scan.glsl"
+#if defined(SLOTS_s256)  // K <= 256: 6 KiB less shared memory than 1024 slots
+#define SLOTS 256u
+#endif
+#include "ripple/bitonic.glsl"  // the K winners (K <= SLOTS), unordered until written
+#include "ripple/topk_write.glsl"
+#include "ripple/topk_count.glsl"
+
+#define CHUNK 4096u           // elements per chunk, and list entries per row at most
+#define PER (CHUNK / 256u)    // entries per invocation (at most 255: topk_count.glsl's packed counts)
+#define CHUNK_INDEX_BITS 12u  // an entry's place in a chunk, in whole 2-bit index steps
+
+shared uint sEntry[CHUNK];  // rank keys of the entries being selected from
+shared uint sShared;        // a value one invocation gives the workgroup
+
+uint gFlip, gShift;
+bool gFinal;     // selecting from the row's list rather than from a chunk of the input
+uint gListBase;  // the row's first list entry
+uint gStep = 0u; // index steps so far (topk_count.glsl's buffers in turn)
+// Results of selectEntries.
+uint gPrefix, gShiftAt, gLast;
+bool gEarly;
+
+uint rankOf(uint bits) { return (orderKeyOf(uvec2(bits, 0u)).x ^ gFlip) << gShift; }
+
+// The index that ties of entry e are broken by: its place in the chunk (the chunk's order is the row's),
+// or in the final selection the input index its list entry holds.
+uint entryIndex(uint e) { return gFinal ? list[2u * (gListBase + e) + 1u] : e; }
+
+// Selection over entries [0, count) of sEntry: the need-th smallest (rank key, index), 8 key bits at a
+// time from the top. With budget != 0 it may stop early (gEarly): after a step, when the entries whose
+// key >> gShiftAt <= gPrefix >> gShiftAt number at most budget (they include the need best). Otherwise
+// gPrefix is the need-th key T and gLast the greatest wanted index among the entries equal to T
+// (0xFFFFFFFF: all of them).
+void selectEntries(uint count, uint need, uint budget, uint indexBits) {
+    const uint lid = gl_LocalInvocationID.x, goal = need;
+    uint prefix = 0u, ties = count, shift = 32u;
+    gEarly = false;
+    gLast = 0xFFFFFFFFu;
+    while (shift > gShift) {
+        const uint above = shift == 32u ? 0u : 0xFFFFFFFFu << shift;
+        shift -= 8u;
+        sKey[0][lid] = 0u;  // the histogram, in the slots (free until the winners)
+        barrier();
+        for (uint e = lid; e < count; e += 256u) {
+            const uint k = sEntry[e];
+            if (((k ^ prefix) & above) == 0u) atomicAdd(sKey[0][(k >> shift) & 0xFFu], 1u);
+        }
+        barrier();
+        const uint x = scanIndex(), binCount = sKey[0][x];
+        uint total;
+        const uint before = workgroupExclusiveAdd(binCount, total);
+        if (before < need && need <= before + binCount) {
+            sIdx[0] = x;
+            sIdx[1] = before;
+        }
+        barrier();
+        prefix |= sIdx[0] << shift;
+        need -= sIdx[1];
+        ties = sKey[0][sIdx[0]];
+        barrier();
+        if (budget != 0u && goal - need + ties <= budget) {  // uniform: the bins up to this one fit
+            gEarly = true;
+            break;
+        }
+    }
+    gPrefix = prefix;
+    gShiftAt = shift;
+    if (gEarly || need >= ties) return;
+    // Ties of T straddle need: the need-th smallest index among them, two bits at a time.
+    uint last = 0u;
+    for (uint s = indexBits - 2u;; s -= 2u) {
+        const uint above = s + 2u >= 32u ? 0u : 0xFFFFFFFFu << (s + 2u);
+        uint c = 0u;
+        for (uint e = lid; e < count; e += 256u) {
+            if (sEntry[e] != prefix) continue;
+            const uint i = entryIndex(e);
+            c += ((i ^ last) & above) == 0u ? 1u << (((i >> s) & 3u) << 3u) : 0u;
+        }
+        uint unused;
+        last |= chooseDigit(workgroupDigitCounts(c, gStep++), need, unused) << s;
+        if (s == 0u) break;
+    }
+    gLast = last;
+}
+
+// Is entry e among the selected: below the early stop's bound, or up to the need-th (key, index)?
+bool selected(uint e) {
+    const uint k = sEntry[e];
+    if (gEarly) return (k >> gShiftAt) <= (gPrefix >> gShiftAt);
+    return k < gPrefix || (k == gPrefix && (gLast == 0xFFFFFFFFu || entryIndex(e) <= gLast));
+}
+
+// Writes the K selected of entries [0, count) as the row's outputs, sorted.
+void writeSelected(uint row, uint rowBase, uint count) {
+    const uint lid = gl_LocalInvocationID.x;
+    uint mine = 0u;
+    for (uint e = lid; e < count; e += 256u) mine += selected(e) ? 1u : 0u;
+    uint total;
+    uint at = workgroupExclusiveAdd(mine, total);  // total == K
+    for (uint e = lid; e < count; e += 256u) {
+        if (selected(e)) {
+            sKey[0][at] = sEntry[e];
+            sIdx[at] = entryIndex(e);
+            ++at;
+        }
+    }
+    barrier();
+    writeWinners(row, rowBase);
+    barrier();
+}
+
+void main() {
+    const uint n = TOPK_N, K = TOPK_K, stride = TOPK_AXIS_STRIDE, lid = gl_LocalInvocationID.x;
+    const uint chunks = P(31), B = P(32);
+    const uint bits = P(30);
+    gFlip = TOPK_DIRECTION == 0u ? (bits == 32u ? 0xFFFFFFFFu : ((1u << bits) - 1u)) : 0u;
+    gShift = 32u - bits;
+    uint rowIndexBits = 2u;
+    while (rowIndexBits < 32u && (1u << rowIndexBits) < n) rowIndexBits += 2u;
+    if (lid < 3u) {
+        sCount[lid][0] = 0u;
+        sCount[lid][1] = 0u;
+    }
+    for (uint g = gl_WorkGroupID.x; g < TOPK_ROWS * chunks; g += pc.groupCount) {
+        const uint row = g / chunks, chunk = g % chunks;
+        const uint begin = chunk * CHUNK, m = min(CHUNK, n - begin);
+        const uint rowBase = viewOffset(TOPK_ROW_VIEW, row);
+        gFinal = false;
+        gListBase = row * chunks * B;
+        // Every load issued before any key arithmetic, none behind a branch (a load after a branch waits
+        // for the ones before it). Slots past the end read the last element again.
+        uint key[PER];
+        [[unroll]] for (uint j = 0u; j < PER; ++j)
+            key[j] = loadElement(rowBase + min(begin + j * 256u + lid, n - 1u) * stride).x;
+        [[unroll]] for (uint j = 0u; j < PER; ++j) sEntry[j * 256u + lid] = rankOf(key[j]);
+        barrier();
+        if (chunks == 1u) {  // uniform: a row of one chunk is selected here, entries' places are indices
+            selectEntries(m, K, 0u, CHUNK_INDEX_BITS);
+            writeSelected(row, rowBase, m);
+            continue;
+        }
+        if (m > B) {  // uniform; otherwise every element of the chunk is a candidate
+            selectEntries(m, min(K, m), B, CHUNK_INDEX_BITS);
+        } else {
+            gEarly = true;
+            gShiftAt = 0u;
+            gPrefix = 0xFFFFFFFFu;
+        }
+        uint mine = 0u;
+        for (uint e = lid; e < m; e += 256u) mine += selected(e) ? 1u : 0u;
+        uint total;
+        uint at = workgroupExclusiveAdd(mine, total);  // total <= B
+        if (lid == 0u) sShared = atomicAdd(rowState[2u * row + 1u], total);
+        barrier();
+        at += gListBase + sShared;
+        for (uint e = lid; e < m; e += 256u) {
+            if (selected(e)) {
+                list[2u * at] = sEntry[e];
+                list[2u * at + 1u] = begin + e;
+                ++at;
+            }
+        }
+        memoryBarrierBuffer();  // this invocation's list writes, before the arrival that publishes them
+        barrier();
+        if (lid == 0u) {
+            sShared = atomicAdd(rowState[2u * row], 1u) == chunks - 1u ? 1u : 0u;
+            memoryBarrierBuffer();
+        }
+        barrier();
+        if (sShared == 0u) continue;  // uniform
+
+        // The row's last workgroup: every chunk's candidates are in the list. Select the K best of them.
+        gFinal = true;
+        const uint count = rowState[2u * row + 1u];  // at least K, at most chunks * B <= CHUNK
+        [[unroll]] for (uint j = 0u; j < PER; ++j)
+            key[j] = list[2u * (gListBase + min(j * 256u + lid, count - 1u))];
+        [[unroll]] for (uint j = 0u; j < PER; ++j) sEntry[j * 256u + lid] = key[j];
+        barrier();
+        if (lid == 0u) {  // nobody else touches the row's state in this dispatch
+            rowState[2u * row] = 0u;
+            rowState[2u * row + 1u] = 0u;
+        }
+        selectEntries(count, K, 0u, rowIndexBits);
+        writeSelected(row, rowBase, count);
+    }
+}
