@@ -41,11 +41,10 @@ layout(std430, binding = 5) coherent buffer RowState { uint rowState[]; };
 #endif
 #include "ripple/bitonic.glsl"  // the K winners (K <= SLOTS), unordered until written
 #include "ripple/topk_write.glsl"
-#include "ripple/topk_count.glsl"
 
 #define CHUNK 4096u           // elements per chunk, and list entries per row at most
-#define PER (CHUNK / 256u)    // entries per invocation (at most 255: topk_count.glsl's packed counts)
-#define CHUNK_INDEX_BITS 12u  // an entry's place in a chunk, in whole 2-bit index steps
+#define PER (CHUNK / 256u)    // entries per invocation
+#define CHUNK_INDEX_BITS 16u  // an entry's place in a chunk, in whole 8-bit index steps
 
 shared uint sEntry[CHUNK];  // rank keys of the entries being selected from
 shared uint sShared;        // a value one invocation gives the workgroup
@@ -53,7 +52,7 @@ shared uint sShared;        // a value one invocation gives the workgroup
 uint gFlip, gShift;
 bool gFinal;     // selecting from the row's list rather than from a chunk of the input
 uint gListBase;  // the row's first list entry
-uint gStep = 0u; // index steps so far (topk_count.glsl's buffers in turn)
+uint count_;     // entries in sEntry (selectEntries' count, for histogramStep)
 // Results of selectEntries.
 uint gPrefix, gShiftAt, gLast;
 bool gEarly;
@@ -64,39 +63,55 @@ uint rankOf(uint bits) { return (orderKeyOf(uvec2(bits, 0u)).x ^ gFlip) << gShif
 // or in the final selection the input index its list entry holds.
 uint entryIndex(uint e) { return gFinal ? list[2u * (gListBase + e) + 1u] : e; }
 
+// One histogram step over entries [0, count) of sEntry: among those that agree with `prefix` above
+// `shift` + 8 (their key, or with byIndex their index among the entries whose key is T), counts the 8-bit
+// digit at `shift`, and returns the digit holding the need-th of them; `need` becomes its rank within the
+// digit and `ties` the digit's count. Every invocation must call it.
+uint histogramStep(bool byIndex, uint T, uint prefix, uint shift, inout uint need, out uint ties) {
+    const uint lid = gl_LocalInvocationID.x;
+    const uint above = shift + 8u >= 32u ? 0u : 0xFFFFFFFFu << (shift + 8u);
+    sKey[0][lid] = 0u;  // the histogram, in the slots (free until the winners)
+    barrier();
+    for (uint e = lid; e < count_; e += 256u) {
+        uint v = sEntry[e];
+        if (byIndex) {
+            if (v != T) continue;
+            v = entryIndex(e);
+        }
+        if (((v ^ prefix) & above) == 0u) atomicAdd(sKey[0][(v >> shift) & 0xFFu], 1u);
+    }
+    barrier();
+    const uint x = scanIndex(), binCount = sKey[0][x];
+    uint total;
+    const uint before = workgroupExclusiveAdd(binCount, total);
+    if (before < need && need <= before + binCount) {
+        sIdx[0] = x;
+        sIdx[1] = before;
+    }
+    barrier();
+    const uint digit = sIdx[0];
+    need -= sIdx[1];
+    ties = sKey[0][digit];
+    barrier();
+    return digit;
+}
+
 // Selection over entries [0, count) of sEntry: the need-th smallest (rank key, index), 8 key bits at a
-// time from the top. With budget != 0 it may stop early (gEarly): after a step, when the entries whose
-// key >> gShiftAt <= gPrefix >> gShiftAt number at most budget (they include the need best). Otherwise
-// gPrefix is the need-th key T and gLast the greatest wanted index among the entries equal to T
-// (0xFFFFFFFF: all of them).
+// time from the top, then (when ties of that key straddle need) 8 index bits at a time. Stops early
+// (gEarly) after a key step when the entries whose key >> gShiftAt <= gPrefix >> gShiftAt number at most
+// `budget`: they include the need best (budget = need: exactly them, as soon as the chosen digit's entries
+// are all wanted). Otherwise gPrefix is the need-th key T and gLast the greatest wanted index among the
+// entries equal to T (0xFFFFFFFF: all of them). indexBits: a multiple of 8 covering every index.
 void selectEntries(uint count, uint need, uint budget, uint indexBits) {
-    const uint lid = gl_LocalInvocationID.x, goal = need;
+    const uint goal = need;
     uint prefix = 0u, ties = count, shift = 32u;
+    count_ = count;
     gEarly = false;
     gLast = 0xFFFFFFFFu;
     while (shift > gShift) {
-        const uint above = shift == 32u ? 0u : 0xFFFFFFFFu << shift;
         shift -= 8u;
-        sKey[0][lid] = 0u;  // the histogram, in the slots (free until the winners)
-        barrier();
-        for (uint e = lid; e < count; e += 256u) {
-            const uint k = sEntry[e];
-            if (((k ^ prefix) & above) == 0u) atomicAdd(sKey[0][(k >> shift) & 0xFFu], 1u);
-        }
-        barrier();
-        const uint x = scanIndex(), binCount = sKey[0][x];
-        uint total;
-        const uint before = workgroupExclusiveAdd(binCount, total);
-        if (before < need && need <= before + binCount) {
-            sIdx[0] = x;
-            sIdx[1] = before;
-        }
-        barrier();
-        prefix |= sIdx[0] << shift;
-        need -= sIdx[1];
-        ties = sKey[0][sIdx[0]];
-        barrier();
-        if (budget != 0u && goal - need + ties <= budget) {  // uniform: the bins up to this one fit
+        prefix |= histogramStep(false, 0u, prefix, shift, need, ties) << shift;
+        if (goal - need + ties <= budget) {  // uniform: the digits up to this one fit
             gEarly = true;
             break;
         }
@@ -104,19 +119,10 @@ void selectEntries(uint count, uint need, uint budget, uint indexBits) {
     gPrefix = prefix;
     gShiftAt = shift;
     if (gEarly || need >= ties) return;
-    // Ties of T straddle need: the need-th smallest index among them, two bits at a time.
     uint last = 0u;
-    for (uint s = indexBits - 2u;; s -= 2u) {
-        const uint above = s + 2u >= 32u ? 0u : 0xFFFFFFFFu << (s + 2u);
-        uint c = 0u;
-        for (uint e = lid; e < count; e += 256u) {
-            if (sEntry[e] != prefix) continue;
-            const uint i = entryIndex(e);
-            c += ((i ^ last) & above) == 0u ? 1u << (((i >> s) & 3u) << 3u) : 0u;
-        }
-        uint unused;
-        last |= chooseDigit(workgroupDigitCounts(c, gStep++), need, unused) << s;
-        if (s == 0u) break;
+    for (uint s = indexBits; s > 0u;) {
+        s -= 8u;
+        last |= histogramStep(true, prefix, last, s, need, ties) << s;
     }
     gLast = last;
 }
@@ -153,12 +159,8 @@ void main() {
     const uint bits = P(30);
     gFlip = TOPK_DIRECTION == 0u ? (bits == 32u ? 0xFFFFFFFFu : ((1u << bits) - 1u)) : 0u;
     gShift = 32u - bits;
-    uint rowIndexBits = 2u;
-    while (rowIndexBits < 32u && (1u << rowIndexBits) < n) rowIndexBits += 2u;
-    if (lid < 3u) {
-        sCount[lid][0] = 0u;
-        sCount[lid][1] = 0u;
-    }
+    uint rowIndexBits = 8u;
+    while (rowIndexBits < 32u && (1u << rowIndexBits) < n) rowIndexBits += 8u;
     for (uint g = gl_WorkGroupID.x; g < TOPK_ROWS * chunks; g += pc.groupCount) {
         const uint row = g / chunks, chunk = g % chunks;
         const uint begin = chunk * CHUNK, m = min(CHUNK, n - begin);
@@ -173,7 +175,7 @@ void main() {
         [[unroll]] for (uint j = 0u; j < PER; ++j) sEntry[j * 256u + lid] = rankOf(key[j]);
         barrier();
         if (chunks == 1u) {  // uniform: a row of one chunk is selected here, entries' places are indices
-            selectEntries(m, K, 0u, CHUNK_INDEX_BITS);
+            selectEntries(m, K, K, CHUNK_INDEX_BITS);
             writeSelected(row, rowBase, m);
             continue;
         }
@@ -218,7 +220,7 @@ void main() {
             rowState[2u * row] = 0u;
             rowState[2u * row + 1u] = 0u;
         }
-        selectEntries(count, K, 0u, rowIndexBits);
+        selectEntries(count, K, K, rowIndexBits);
         writeSelected(row, rowBase, count);
     }
 }

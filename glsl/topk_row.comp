@@ -8,7 +8,8 @@
 // index bits at a time by counting (packed counters, a subgroup sum in the fast variant, shared-memory
 // atomics in the portable one). H100 (bench/NOTES.md, TopK v9): counting every key bit pair that way took
 // (4096,4096) K=256 to 205 us, the histograms to 159, despite normal data crowding a few bins of the top
-// byte. The K winners are then ranked (topk_write.glsl) and written.
+// byte. A step after which every entry of the chosen digit is wanted ends the search early. The K winners
+// are then ranked (topk_write.glsl) and written.
 // Params: the TopK block (topk.glsl), then [30] key bits (8, 16 or 32). Bindings: 1 input, 2 values,
 // 3 indices.
 layout(local_size_x = 256) in;
@@ -117,6 +118,7 @@ void main() {
             need -= sIdx[1];
             ties = sKey[0][sIdx[0]];
             barrier();
+            if (ties == need) break;  // uniform: every entry of the chosen digit wins, no need for the rest
         }
         // Ties of T straddle K: the need-th smallest index among them, two bits at a time.
         uint last = 0xFFFFFFFFu;
@@ -143,15 +145,17 @@ void main() {
                 if (shift == 0u) break;
             }
         }
-        // The K winners into the slots, in invocation order.
+        // The K winners into the slots, in invocation order: keys below the prefix in the bits resolved
+        // (all of them, or down to `shift` when the loop ended early), and up to `last` of those equal.
+        const uint p = prefix >> shift;
         uint mine = 0u;
         [[unroll]] for (uint j = 0u; j < PER; ++j)
-            mine += key[j] < prefix || (key[j] == prefix && j * 256u + lid <= last) ? 1u : 0u;
+            mine += (key[j] >> shift) < p || ((key[j] >> shift) == p && j * 256u + lid <= last) ? 1u : 0u;
         uint total;
         uint at = workgroupExclusiveAdd(mine, total);
         [[unroll]] for (uint j = 0u; j < PER; ++j) {
             const uint i = j * 256u + lid;
-            if (key[j] < prefix || (key[j] == prefix && i <= last)) {
+            if ((key[j] >> shift) < p || ((key[j] >> shift) == p && i <= last)) {
                 sKey[0][at] = key[j];
                 sIdx[at] = i;
                 ++at;
