@@ -45,17 +45,14 @@ layout(std430, binding = 5) coherent buffer RowState { uint rowState[]; };
 #define CHUNK 4096u           // elements per chunk, and list entries per row at most
 #define PER (CHUNK / 256u)    // entries per invocation
 #define CHUNK_INDEX_BITS 16u  // an entry's place in a chunk, in whole 8-bit index steps
+#define ENTRIES CHUNK
+#include "ripple/topk_entries.glsl"
 
-shared uint sEntry[CHUNK];  // rank keys of the entries being selected from
 shared uint sShared;        // a value one invocation gives the workgroup
 
 uint gFlip, gShift;
 bool gFinal;     // selecting from the row's list rather than from a chunk of the input
 uint gListBase;  // the row's first list entry
-uint count_;     // entries in sEntry (selectEntries' count, for histogramStep)
-// Results of selectEntries.
-uint gPrefix, gShiftAt, gLast;
-bool gEarly;
 
 uint rankOf(uint bits) { return (orderKeyOf(uvec2(bits, 0u)).x ^ gFlip) << gShift; }
 
@@ -63,102 +60,13 @@ uint rankOf(uint bits) { return (orderKeyOf(uvec2(bits, 0u)).x ^ gFlip) << gShif
 // or in the final selection the input index its list entry holds.
 uint entryIndex(uint e) { return gFinal ? list[2u * (gListBase + e) + 1u] : e; }
 
-// One histogram step over entries [0, count) of sEntry: among those that agree with `prefix` above
-// `shift` + 8 (their key, or with byIndex their index among the entries whose key is T), counts the 8-bit
-// digit at `shift`, and returns the digit holding the need-th of them; `need` becomes its rank within the
-// digit and `ties` the digit's count. Every invocation must call it.
-uint histogramStep(bool byIndex, uint T, uint prefix, uint shift, inout uint need, out uint ties) {
-    const uint lid = gl_LocalInvocationID.x;
-    const uint above = shift + 8u >= 32u ? 0u : 0xFFFFFFFFu << (shift + 8u);
-    sKey[0][lid] = 0u;  // the histogram, in the slots (free until the winners)
-    barrier();
-    for (uint e = lid; e < count_; e += 256u) {
-        uint v = sEntry[e];
-        if (byIndex) {
-            if (v != T) continue;
-            v = entryIndex(e);
-        }
-        if (((v ^ prefix) & above) == 0u) atomicAdd(sKey[0][(v >> shift) & 0xFFu], 1u);
-    }
-    barrier();
-    const uint x = scanIndex(), binCount = sKey[0][x];
-    uint total;
-    const uint before = workgroupExclusiveAdd(binCount, total);
-    if (before < need && need <= before + binCount) {
-        sIdx[0] = x;
-        sIdx[1] = before;
-    }
-    barrier();
-    const uint digit = sIdx[0];
-    need -= sIdx[1];
-    ties = sKey[0][digit];
-    barrier();
-    return digit;
-}
-
-// Selection over entries [0, count) of sEntry: the need-th smallest (rank key, index), 8 key bits at a
-// time from the top, then (when ties of that key straddle need) 8 index bits at a time. Stops early
-// (gEarly) after a key step when the entries whose key >> gShiftAt <= gPrefix >> gShiftAt number at most
-// `budget`: they include the need best (budget = need: exactly them, as soon as the chosen digit's entries
-// are all wanted). Otherwise gPrefix is the need-th key T and gLast the greatest wanted index among the
-// entries equal to T (0xFFFFFFFF: all of them). indexBits: a multiple of 8 covering every index.
-void selectEntries(uint count, uint need, uint budget, uint indexBits) {
-    const uint goal = need;
-    uint prefix = 0u, ties = count, shift = 32u;
-    count_ = count;
-    gEarly = false;
-    gLast = 0xFFFFFFFFu;
-    while (shift > gShift) {
-        shift -= 8u;
-        prefix |= histogramStep(false, 0u, prefix, shift, need, ties) << shift;
-        if (goal - need + ties <= budget) {  // uniform: the digits up to this one fit
-            gEarly = true;
-            break;
-        }
-    }
-    gPrefix = prefix;
-    gShiftAt = shift;
-    if (gEarly || need >= ties) return;
-    uint last = 0u;
-    for (uint s = indexBits; s > 0u;) {
-        s -= 8u;
-        last |= histogramStep(true, prefix, last, s, need, ties) << s;
-    }
-    gLast = last;
-}
-
-// Is entry e among the selected: below the early stop's bound, or up to the need-th (key, index)?
-bool selected(uint e) {
-    const uint k = sEntry[e];
-    if (gEarly) return (k >> gShiftAt) <= (gPrefix >> gShiftAt);
-    return k < gPrefix || (k == gPrefix && (gLast == 0xFFFFFFFFu || entryIndex(e) <= gLast));
-}
-
-// Writes the K selected of entries [0, count) as the row's outputs, sorted.
-void writeSelected(uint row, uint rowBase, uint count) {
-    const uint lid = gl_LocalInvocationID.x;
-    uint mine = 0u;
-    for (uint e = lid; e < count; e += 256u) mine += selected(e) ? 1u : 0u;
-    uint total;
-    uint at = workgroupExclusiveAdd(mine, total);  // total == K
-    for (uint e = lid; e < count; e += 256u) {
-        if (selected(e)) {
-            sKey[0][at] = sEntry[e];
-            sIdx[at] = entryIndex(e);
-            ++at;
-        }
-    }
-    barrier();
-    writeWinners(row, rowBase);
-    barrier();
-}
-
 void main() {
     const uint n = TOPK_N, K = TOPK_K, stride = TOPK_AXIS_STRIDE, lid = gl_LocalInvocationID.x;
     const uint chunks = P(31), B = P(32);
     const uint bits = P(30);
     gFlip = TOPK_DIRECTION == 0u ? (bits == 32u ? 0xFFFFFFFFu : ((1u << bits) - 1u)) : 0u;
     gShift = 32u - bits;
+    gKeyLowBits = gShift;
     uint rowIndexBits = 8u;
     while (rowIndexBits < 32u && (1u << rowIndexBits) < n) rowIndexBits += 8u;
     for (uint g = gl_WorkGroupID.x; g < TOPK_ROWS * chunks; g += pc.groupCount) {

@@ -1,0 +1,109 @@
+// Selection of the K best (rank key, index) among up to ENTRIES entries whose rank keys sit in shared
+// memory (topk_chunk.comp): 8 key bits at a time by 256-bin histograms, then 8
+// index bits at a time when ties straddle K, stopping as soon as the digits chosen so far settle the
+// question. The loops over entries stay loops (not unrolled): these selections are latency chains whose cost
+// on the H100 follows the machine code fetched (bench/NOTES.md, v12).
+//
+// The including kernel defines ENTRIES, includes bitonic.glsl first (the histogram lives in its slots,
+// SLOTS >= 256) and scan.glsl, sets gKeyLowBits (32 - key bits: the rank keys' low zero bits) and defines
+// entryIndex(e): the index entry e's ties are broken by. Every invocation of the 256 calls these functions;
+// invocation lid only ever asks entryIndex for its own entries lid, lid + 256, ...
+
+shared uint sEntry[ENTRIES];  // rank keys of the entries being selected from
+
+uint entryIndex(uint e);
+uint gKeyLowBits;
+uint count_;  // entries in sEntry (selectEntries' count, for histogramStep)
+// Results of selectEntries.
+uint gPrefix, gShiftAt, gLast;
+bool gEarly;
+
+// One histogram step over entries [0, count) of sEntry: among those that agree with `prefix` above
+// `shift` + 8 (their key, or with byIndex their index among the entries whose key is T), counts the 8-bit
+// digit at `shift`, and returns the digit holding the need-th of them; `need` becomes its rank within the
+// digit and `ties` the digit's count. Every invocation must call it.
+uint histogramStep(bool byIndex, uint T, uint prefix, uint shift, inout uint need, out uint ties) {
+    const uint lid = gl_LocalInvocationID.x;
+    const uint above = shift + 8u >= 32u ? 0u : 0xFFFFFFFFu << (shift + 8u);
+    sKey[0][lid] = 0u;  // the histogram, in the slots (free until the winners)
+    barrier();
+    for (uint e = lid; e < count_; e += 256u) {
+        uint v = sEntry[e];
+        if (byIndex) {
+            if (v != T) continue;
+            v = entryIndex(e);
+        }
+        if (((v ^ prefix) & above) == 0u) atomicAdd(sKey[0][(v >> shift) & 0xFFu], 1u);
+    }
+    barrier();
+    const uint x = scanIndex(), binCount = sKey[0][x];
+    uint total;
+    const uint before = workgroupExclusiveAdd(binCount, total);
+    if (before < need && need <= before + binCount) {
+        sIdx[0] = x;
+        sIdx[1] = before;
+    }
+    barrier();
+    const uint digit = sIdx[0];
+    need -= sIdx[1];
+    ties = sKey[0][digit];
+    barrier();
+    return digit;
+}
+
+// Selection over entries [0, count) of sEntry: the need-th smallest (rank key, index), 8 key bits at a
+// time from the top, then (when ties of that key straddle need) 8 index bits at a time. Stops early
+// (gEarly) after a key step when the entries whose key >> gShiftAt <= gPrefix >> gShiftAt number at most
+// `budget`: they include the need best (budget = need: exactly them, as soon as the chosen digit's entries
+// are all wanted). Otherwise gPrefix is the need-th key T and gLast the greatest wanted index among the
+// entries equal to T (0xFFFFFFFF: all of them). indexBits: a multiple of 8 covering every index.
+void selectEntries(uint count, uint need, uint budget, uint indexBits) {
+    const uint goal = need;
+    uint prefix = 0u, ties = count, shift = 32u;
+    count_ = count;
+    gEarly = false;
+    gLast = 0xFFFFFFFFu;
+    while (shift > gKeyLowBits) {
+        shift -= 8u;
+        prefix |= histogramStep(false, 0u, prefix, shift, need, ties) << shift;
+        if (goal - need + ties <= budget) {  // uniform: the digits up to this one fit
+            gEarly = true;
+            break;
+        }
+    }
+    gPrefix = prefix;
+    gShiftAt = shift;
+    if (gEarly || need >= ties) return;
+    uint last = 0u;
+    for (uint s = indexBits; s > 0u;) {
+        s -= 8u;
+        last |= histogramStep(true, prefix, last, s, need, ties) << s;
+    }
+    gLast = last;
+}
+
+// Is entry e among the selected: below the early stop's bound, or up to the need-th (key, index)?
+bool selected(uint e) {
+    const uint k = sEntry[e];
+    if (gEarly) return (k >> gShiftAt) <= (gPrefix >> gShiftAt);
+    return k < gPrefix || (k == gPrefix && (gLast == 0xFFFFFFFFu || entryIndex(e) <= gLast));
+}
+
+// Writes the K selected of entries [0, count) as the row's outputs, sorted.
+void writeSelected(uint row, uint rowBase, uint count) {
+    const uint lid = gl_LocalInvocationID.x;
+    uint mine = 0u;
+    for (uint e = lid; e < count; e += 256u) mine += selected(e) ? 1u : 0u;
+    uint total;
+    uint at = workgroupExclusiveAdd(mine, total);  // total == K
+    for (uint e = lid; e < count; e += 256u) {
+        if (selected(e)) {
+            sKey[0][at] = sEntry[e];
+            sIdx[at] = entryIndex(e);
+            ++at;
+        }
+    }
+    barrier();
+    writeWinners(row, rowBase);
+    barrier();
+}
