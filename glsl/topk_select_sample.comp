@@ -3,8 +3,8 @@
 // Sampled radix-select TopK, dispatch 1 (topk_select.glsl): one workgroup per row finds tau, the m-th
 // smallest rank among S samples of the row (S <= SAMPLE_SLOTS), and clears the row's counts. Sample i is
 // taken at a pseudo-random position of the i-th of S equal strata, so periodic data cannot fool it. The
-// samples are loaded once, many loads in flight per invocation, into shared memory; the radix rounds run
-// there. Bindings: 1 input, 2 state.
+// samples are loaded once, many loads in flight per invocation, into shared memory; the 8-bit histogram
+// steps of topk_entries.glsl run there. Bindings: 1 input, 2 state.
 layout(local_size_x = 256) in;
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
@@ -15,11 +15,13 @@ layout(std430, binding = 1) readonly buffer Input { uint inputWords[]; };
 layout(std430, binding = 2) writeonly buffer State { uint state[]; };
 
 #include "ripple/topk_key.glsl"
-#define SELECT_ENTRIES
 #include "ripple/topk_select.glsl"
-
-#define SAMPLE_SLOTS 4096u  // 16 KiB: with the bins, 25 KiB of shared memory (lavapipe allows 32 KiB)
-shared uint sSample[SAMPLE_SLOTS];
+#define SLOTS 256u              // the histogram of topk_entries.glsl's steps (no winners here)
+#include "ripple/bitonic.glsl"
+#define SAMPLE_SLOTS 4096u      // 16 KiB
+#define ENTRIES SAMPLE_SLOTS
+#include "ripple/topk_entries.glsl"
+uint entryIndex(uint e) { return e; }  // no index steps: any sample holding the m-th rank will do
 
 uint hash(uint x) {  // a 32-bit integer mix (fixed: the samples, and so the work, repeat run to run)
     x ^= x >> 16u;
@@ -30,15 +32,11 @@ uint hash(uint x) {  // a 32-bit integer mix (fixed: the samples, and so the wor
     return x;
 }
 
-void selectEntry(uint i, out uint key, out uint idx) {
-    key = sSample[i];
-    idx = i;
-}
-
 void main() {
     const uint S = SELECT_SAMPLES, n = TOPK_N, stride = TOPK_AXIS_STRIDE, g = SELECT_SAMPLE_GROUP;
     const float perSample = float(n) / float(S);  // stratum i: [i * n / S, (i + 1) * n / S), rounded
     rankKeySetup();
+    gKeyLowBits = gRankShift;
     for (uint row = gl_WorkGroupID.x; row < TOPK_ROWS; row += pc.groupCount) {
         const uint rowBase = viewOffset(TOPK_ROW_VIEW, row);
         for (uint i0 = gl_LocalInvocationID.x; i0 < S; i0 += 256u * 8u) {
@@ -63,11 +61,14 @@ void main() {
                 [[unroll]] for (uint u = 0u; u < 8u; ++u) k[u] = min(k[u], rankKeyOf(more[u]));
             }
             [[unroll]] for (uint u = 0u; u < 8u; ++u)
-                if (i0 + u * 256u < S) sSample[i0 + u * 256u] = k[u];
+                if (i0 + u * 256u < S) sEntry[i0 + u * 256u] = k[u];
         }
         barrier();
-        uint need = SELECT_SAMPLE_RANK, ties;
-        const uint tau = selectByRank(S, need, ties);
+        // tau: the m-th smallest sample, or once the digits chosen so far hold exactly m samples (an early
+        // exit), the largest rank of those digits: either way exactly m samples rank at or below it, which
+        // is all the estimate relies on.
+        selectEntries(S, SELECT_SAMPLE_RANK, SELECT_SAMPLE_RANK, 0u);
+        const uint tau = gEarly ? gPrefix | ((1u << gShiftAt) - 1u) : gPrefix;
         if (gl_LocalInvocationID.x == 0u) {
             state[row * SELECT_STATE] = tau;
             state[row * SELECT_STATE + 1u] = 0u;

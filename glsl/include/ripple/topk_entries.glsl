@@ -1,5 +1,5 @@
 // Selection of the K best (rank key, index) among up to ENTRIES entries whose rank keys sit in shared
-// memory (topk_chunk.comp): 8 key bits at a time by 256-bin histograms, then 8
+// memory (topk_chunk.comp, topk_select_sample.comp): 8 key bits at a time by 256-bin histograms, then 8
 // index bits at a time when ties straddle K, stopping as soon as the digits chosen so far settle the
 // question. The loops over entries stay loops (not unrolled): these selections are latency chains whose cost
 // on the H100 follows the machine code fetched (bench/NOTES.md, v12).
@@ -89,6 +89,7 @@ bool selected(uint e) {
     return k < gPrefix || (k == gPrefix && (gLast == 0xFFFFFFFFu || entryIndex(e) <= gLast));
 }
 
+#if defined(VALUE_BITS)  // with topk_write.glsl
 // Writes the K selected of entries [0, count) as the row's outputs, sorted.
 void writeSelected(uint row, uint rowBase, uint count) {
     const uint lid = gl_LocalInvocationID.x;
@@ -107,3 +108,4 @@ void writeSelected(uint row, uint rowBase, uint count) {
     writeWinners(row, rowBase);
     barrier();
 }
+#endif
