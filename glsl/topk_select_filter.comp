@@ -4,10 +4,7 @@
 // ranked below the row's tau are appended to its candidate list as (rank, index); elements equal to tau
 // are counted, per chunk and per row. Bindings: 1 input, 2 state, 3 per-chunk tie counts, 4 candidates.
 //
-// No barrier in the loop: candidates are staged in shared memory (a shared atomic each) and reserved in the
-// row's list with one global atomic per workgroup at the end, since one counter per row serializes the
-// atomics of every workgroup of that row. Candidates beyond the stage (an estimate that missed) reserve
-// their own slot.
+// No barrier in the loop: candidates are staged (topk_select.glsl's stageCandidate).
 layout(local_size_x = 256) in;
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
@@ -20,15 +17,14 @@ layout(std430, binding = 3) writeonly buffer ChunkTies { uint chunkTies[]; };
 layout(std430, binding = 4) writeonly buffer Candidates { uint candidates[]; };
 
 #include "ripple/topk_key.glsl"
+#define SELECT_STAGE
 #include "ripple/topk_select.glsl"
 
 #define UNROLL 16u
-#define STAGE 1024u
-shared uint sStageKey[STAGE], sStageIdx[STAGE];
-shared uint sStaged, sTies, sBase;
+shared uint sTies;
 
 void main() {
-    const uint C = SELECT_CAPACITY, chunks = SELECT_CHUNKS, lid = gl_LocalInvocationID.x;
+    const uint chunks = SELECT_CHUNKS, lid = gl_LocalInvocationID.x;
     const uint n = TOPK_N, chunkSize = SELECT_CHUNK, stride = TOPK_AXIS_STRIDE;
     rankKeySetup();
     for (uint g = gl_WorkGroupID.x; g < TOPK_ROWS * chunks; g += pc.groupCount) {
@@ -50,36 +46,15 @@ void main() {
                 const uint j = tile + u * 256u + lid;
                 if (j >= end) continue;
                 if (key[u] == tau) ++ties;
-                if (key[u] >= tau) continue;
-                const uint at = atomicAdd(sStaged, 1u);
-                if (at < STAGE) {
-                    sStageKey[at] = key[u];
-                    sStageIdx[at] = j;
-                } else {
-                    const uint slot = atomicAdd(state[s + 1u], 1u);
-                    if (slot < C) {
-                        candidates[(row * C + slot) * 2u] = key[u];
-                        candidates[(row * C + slot) * 2u + 1u] = j;
-                    }
-                }
+                if (key[u] < tau) stageCandidate(row, key[u], j);
             }
         }
         if (ties != 0u) atomicAdd(sTies, ties);
         barrier();
-        const uint staged = min(sStaged, STAGE);
         if (lid == 0u) {
             chunkTies[g] = sTies;
             if (sTies != 0u) atomicAdd(state[s + 2u], sTies);
-            sBase = staged != 0u ? atomicAdd(state[s + 1u], staged) : 0u;
         }
-        barrier();
-        for (uint i = lid; i < staged; i += 256u) {
-            const uint slot = sBase + i;
-            if (slot < C) {
-                candidates[(row * C + slot) * 2u] = sStageKey[i];
-                candidates[(row * C + slot) * 2u + 1u] = sStageIdx[i];
-            }
-        }
-        barrier();
+        flushStage(row);
     }
 }
