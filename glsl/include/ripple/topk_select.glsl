@@ -16,6 +16,8 @@
 //      equal to tau in index order (the chunk counts say where they are). Otherwise (the estimate missed,
 //      or the list overflowed) it selects from the whole input row itself: slow, but exact. Then it sorts
 //      the K winners by (rank, index) and writes values (bit for bit from the input) and indices.
+// Bounded selection (K <= 256, few chunks per row; core/topk.cpp) runs topk_select_bound.comp in place of
+// dispatches 1 and 2: no tau; each chunk keeps its elements at or below a bound of its own.
 //
 // Params beyond the TopK block (topk.glsl): [30] input elements per filter workgroup (a chunk), [31] chunks
 // per row, [32] key bits (8, 16 or 32), [33] candidate list capacity per row, [34] samples S per row,
