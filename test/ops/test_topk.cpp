@@ -15,6 +15,18 @@ const DataType kTypes[] = {DataType::Float32, DataType::Float16, DataType::BFloa
                            DataType::UInt32,  DataType::Int16,   DataType::UInt16,   DataType::Int8,
                            DataType::UInt8,   DataType::Int64,   DataType::UInt64};
 
+// The types of the 32-bit-key strategies (row, chunk, sampled and bounded selection).
+const DataType kTypes32[] = {DataType::Float32, DataType::Float16, DataType::BFloat16,
+                             DataType::Int32,   DataType::UInt32,  DataType::Int16,
+                             DataType::UInt16,  DataType::Int8,    DataType::UInt8};
+
+// A test input's shape: sizes, strides (empty: packed) and the TopK axis.
+struct Layout {
+    std::vector<uint32_t> sizes;
+    std::vector<uint32_t> strides;
+    uint32_t axis;
+};
+
 std::vector<uint8_t> meaningful(std::vector<uint8_t> bytes, const TensorDesc& d) {
     bytes.resize(d.elementCount() * elementSize(d.DataType));
     return bytes;
@@ -185,12 +197,7 @@ TEST_CASE("TopK by radix selection (rows over 1024, K <= 1024): every type, ties
           "narrow-range",
           "[topk][gpu]") {
     std::mt19937 rng(2025);
-    struct Long {
-        std::vector<uint32_t> sizes;
-        std::vector<uint32_t> strides;
-        uint32_t axis;
-    };
-    const Long shapes[] = {
+    const Layout shapes[] = {
         {{3, 5000}, {}, 1},        // a few rows of odd length
         {{4099, 3}, {}, 0},        // a long non-last axis
         {{2, 6001}, {6007, 1}, 1}, // padded rows
@@ -206,7 +213,7 @@ TEST_CASE("TopK by radix selection (rows over 1024, K <= 1024): every type, ties
         std::unique_ptr<SampledOnly> without;
         if (sampled) without = std::make_unique<SampledOnly>();
         for (DataType type : kTypes) {
-            for (const Long& s : shapes) {
+            for (const Layout& s : shapes) {
                 for (Data how : kAllData) {
                     rt::HostTensor input(type, s.sizes, s.strides);
                     fillData(input, rng, how);
@@ -348,12 +355,7 @@ TEST_CASE("TopK by one workgroup per row (rows of 257 to 4096): every type up to
     // to 128, by a bitonic sort beyond). Two-valued, all-equal and narrow data put ties of the K-th rank
     // across K, so the index bits are selected too.
     std::mt19937 rng(31337);
-    struct Case {
-        std::vector<uint32_t> sizes;
-        std::vector<uint32_t> strides;
-        uint32_t axis;
-    };
-    const Case cases[] = {
+    const Layout cases[] = {
         {{3, 257}, {}, 1},
         {{2, 1025}, {}, 1},
         {{3, 4096}, {}, 1},
@@ -361,12 +363,9 @@ TEST_CASE("TopK by one workgroup per row (rows of 257 to 4096): every type up to
         {{3000, 3}, {}, 0},              // strided rows
         {{2, 3, 1500}, {9000, 1, 3}, 2}, // a transposed view: stride 3 along the axis
     };
-    const DataType types[] = {DataType::Float32, DataType::Float16, DataType::BFloat16,
-                              DataType::Int32,   DataType::UInt32,  DataType::Int16,
-                              DataType::UInt16,  DataType::Int8,    DataType::UInt8};
     for (KernelPreference pref : {KernelPreference::Auto, KernelPreference::Portable}) {
-        for (const Case& c : cases) {
-            for (DataType type : types) {
+        for (const Layout& c : cases) {
+            for (DataType type : kTypes32) {
                 for (Data how : kAllData) {
                     rt::HostTensor input(type, c.sizes, c.strides);
                     fillData(input, rng, how);
@@ -389,12 +388,7 @@ TEST_CASE("TopK in one dispatch by chunks (rows over 4096): every type up to 32 
     // then the row's last workgroup selects from the row's list. Last chunks of 1 and 3 elements (all
     // candidates), one chunk per row (selected in place), strided and padded rows, many rows.
     std::mt19937 rng(4096);
-    struct Case {
-        std::vector<uint32_t> sizes;
-        std::vector<uint32_t> strides;
-        uint32_t axis;
-    };
-    const Case cases[] = {
+    const Layout cases[] = {
         {{2, 12289}, {}, 1},             // 3 chunks and one element
         {{1, 40963}, {}, 1},             // 11 chunks, the last of 3 elements
         {{5000, 3}, {}, 0},              // strided rows
@@ -402,13 +396,10 @@ TEST_CASE("TopK in one dispatch by chunks (rows over 4096): every type up to 32 
         {{3, 2, 4500}, {9000, 1, 2}, 2}, // stride 2 along the axis
         {{600, 4200}, {}, 1},            // many rows: 1200 workgroups
     };
-    const DataType types[] = {DataType::Float32, DataType::Float16, DataType::BFloat16,
-                              DataType::Int32,   DataType::UInt32,  DataType::Int16,
-                              DataType::UInt16,  DataType::Int8,    DataType::UInt8};
     for (KernelPreference pref : {KernelPreference::Auto, KernelPreference::Portable}) {
-        for (const Case& c : cases) {
+        for (const Layout& c : cases) {
             const uint32_t n = c.sizes[c.axis], chunks = (n + 4095) / 4096;
-            for (DataType type : types) {
+            for (DataType type : kTypes32) {
                 for (Data how : kAllData) {
                     if (c.sizes[0] == 600 && (pref == KernelPreference::Portable || rng() % 3 != 0))
                         continue; // the big case: a third of the kinds, fast variant only
@@ -434,12 +425,7 @@ TEST_CASE("TopK by bounded selection (no sample step): every type up to 32 bits,
     // All-equal and two-valued rows put every element (or half) at the bound: more candidates than a
     // workgroup stages, and lists that overflow into the final step's whole-row fallback.
     std::mt19937 rng(8193);
-    struct Case {
-        std::vector<uint32_t> sizes;
-        std::vector<uint32_t> strides;
-        uint32_t axis;
-    };
-    const Case cases[] = {
+    const Layout cases[] = {
         {{3, 5000}, {}, 1},              // 2 chunks of 2500: part of a tile each
         {{1, 70001}, {}, 1},             // 18 chunks, index digits beyond 16 bits
         {{5000, 3}, {}, 0},              // strided rows
@@ -448,13 +434,10 @@ TEST_CASE("TopK by bounded selection (no sample step): every type up to 32 bits,
         {{520, 8193}, {}, 1},            // 2 chunks of 4097: a tile and one element each
         {{1030, 9000}, {}, 1},           // one chunk of 3 tiles per row
     };
-    const DataType types[] = {DataType::Float32, DataType::Float16, DataType::BFloat16,
-                              DataType::Int32,   DataType::UInt32,  DataType::Int16,
-                              DataType::UInt16,  DataType::Int8,    DataType::UInt8};
     WithoutChunks bounded;
     for (KernelPreference pref : {KernelPreference::Auto, KernelPreference::Portable}) {
-        for (const Case& c : cases) {
-            for (DataType type : types) {
+        for (const Layout& c : cases) {
+            for (DataType type : kTypes32) {
                 for (Data how : kAllData) {
                     // The big cases (multi-tile chunks need millions of elements; 2-3 s each on
                     // lavapipe): fast variant only, an eighth of the kinds, and no rows that all overflow
@@ -587,11 +570,8 @@ TEST_CASE("TopK with K over 1024 on long rows: sampled selection, then the candi
         {{20011, 2}, {}, 0, 2047}, // strided rows
         {{2, 40000}, {40007, 1}, 1, 4999},
     };
-    const DataType types[] = {DataType::Float32, DataType::Float16, DataType::BFloat16,
-                              DataType::Int32,   DataType::UInt32,  DataType::Int16,
-                              DataType::UInt16,  DataType::Int8,    DataType::UInt8};
     for (const Case& c : cases) {
-        for (DataType type : types) {
+        for (DataType type : kTypes32) {
             for (Data how : kAllData) {
                 rt::HostTensor input(type, c.sizes, c.strides);
                 fillData(input, rng, how);
