@@ -105,6 +105,27 @@ struct SampledOnly {
     ~SampledOnly() { core::boundDisabledForTests = false; }
 };
 
+// One strategy's test: every layout x 32-bit-key type x data kind, with the default kernels and the
+// portable ones. skip(layout, pref, data) leaves a combination out (it may draw from rng); pickK(n) draws K
+// for rows of n; the direction is drawn too.
+template <typename Skip, typename PickK>
+void checkLayouts(std::initializer_list<Layout> layouts, std::mt19937& rng, Skip skip, PickK pickK) {
+    for (KernelPreference pref : {KernelPreference::Auto, KernelPreference::Portable}) {
+        for (const Layout& c : layouts) {
+            for (DataType type : kTypes32) {
+                for (Data how : kAllData) {
+                    if (skip(c, pref, how)) continue;
+                    rt::HostTensor input(type, c.sizes, c.strides);
+                    fillData(input, rng, how);
+                    const uint32_t k = pickK(c.sizes[c.axis]);
+                    const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
+                    checkTopK(rt::device(pref), input, c.axis, k, dir, DataType::UInt32);
+                }
+            }
+        }
+    }
+}
+
 } // namespace
 
 TEST_CASE("TopK matches the reference for every data type, shape, axis and direction", "[topk][gpu]") {
@@ -355,29 +376,19 @@ TEST_CASE("TopK by one workgroup per row (rows of 257 to 4096): every type up to
     // to 128, by a bitonic sort beyond). Two-valued, all-equal and narrow data put ties of the K-th rank
     // across K, so the index bits are selected too.
     std::mt19937 rng(31337);
-    const Layout cases[] = {
-        {{3, 257}, {}, 1},
-        {{2, 1025}, {}, 1},
-        {{3, 4096}, {}, 1},
-        {{1, 2049}, {}, 1},
-        {{3000, 3}, {}, 0},              // strided rows
-        {{2, 3, 1500}, {9000, 1, 3}, 2}, // a transposed view: stride 3 along the axis
-    };
-    for (KernelPreference pref : {KernelPreference::Auto, KernelPreference::Portable}) {
-        for (const Layout& c : cases) {
-            for (DataType type : kTypes32) {
-                for (Data how : kAllData) {
-                    rt::HostTensor input(type, c.sizes, c.strides);
-                    fillData(input, rng, how);
-                    const uint32_t n = c.sizes[c.axis];
-                    const uint32_t k =
-                        std::min(n, std::array<uint32_t, 8>{1, 33, 128, 129, 256, 700, 1024, n}[rng() % 8]);
-                    const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
-                    checkTopK(rt::device(pref), input, c.axis, k, dir, DataType::UInt32);
-                }
-            }
-        }
-    }
+    checkLayouts(
+        {
+            {{3, 257}, {}, 1},
+            {{2, 1025}, {}, 1},
+            {{3, 4096}, {}, 1},
+            {{1, 2049}, {}, 1},
+            {{3000, 3}, {}, 0},              // strided rows
+            {{2, 3, 1500}, {9000, 1, 3}, 2}, // a transposed view: stride 3 along the axis
+        },
+        rng, [](const Layout&, KernelPreference, Data) { return false; },
+        [&](uint32_t n) {
+            return std::min(n, std::array<uint32_t, 8>{1, 33, 128, 129, 256, 700, 1024, n}[rng() % 8]);
+        });
 }
 
 TEST_CASE("TopK in one dispatch by chunks (rows over 4096): every type up to 32 bits, both kernel variants, "
@@ -388,32 +399,23 @@ TEST_CASE("TopK in one dispatch by chunks (rows over 4096): every type up to 32 
     // then the row's last workgroup selects from the row's list. Last chunks of 1 and 3 elements (all
     // candidates), one chunk per row (selected in place), strided and padded rows, many rows.
     std::mt19937 rng(4096);
-    const Layout cases[] = {
-        {{2, 12289}, {}, 1},             // 3 chunks and one element
-        {{1, 40963}, {}, 1},             // 11 chunks, the last of 3 elements
-        {{5000, 3}, {}, 0},              // strided rows
-        {{2, 9000}, {9011, 1}, 1},       // padded rows
-        {{3, 2, 4500}, {9000, 1, 2}, 2}, // stride 2 along the axis
-        {{600, 4200}, {}, 1},            // many rows: 1200 workgroups
-    };
-    for (KernelPreference pref : {KernelPreference::Auto, KernelPreference::Portable}) {
-        for (const Layout& c : cases) {
-            const uint32_t n = c.sizes[c.axis], chunks = (n + 4095) / 4096;
-            for (DataType type : kTypes32) {
-                for (Data how : kAllData) {
-                    if (c.sizes[0] == 600 && (pref == KernelPreference::Portable || rng() % 3 != 0))
-                        continue; // the big case: a third of the kinds, fast variant only
-                    rt::HostTensor input(type, c.sizes, c.strides);
-                    fillData(input, rng, how);
-                    // K up to 4096 / chunks, so that the plan is the chunk strategy.
-                    const uint32_t k =
-                        std::min(4096 / chunks, std::array<uint32_t, 6>{1, 7, 40, 129, 256, 1024}[rng() % 6]);
-                    const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
-                    checkTopK(rt::device(pref), input, c.axis, k, dir, DataType::UInt32);
-                }
-            }
-        }
-    }
+    checkLayouts(
+        {
+            {{2, 12289}, {}, 1},             // 3 chunks and one element
+            {{1, 40963}, {}, 1},             // 11 chunks, the last of 3 elements
+            {{5000, 3}, {}, 0},              // strided rows
+            {{2, 9000}, {9011, 1}, 1},       // padded rows
+            {{3, 2, 4500}, {9000, 1, 2}, 2}, // stride 2 along the axis
+            {{600, 4200}, {}, 1},            // many rows: 1200 workgroups
+        },
+        rng,
+        [&](const Layout& c, KernelPreference pref, Data) { // the big case: a third, fast variant only
+            return c.sizes[0] == 600 && (pref == KernelPreference::Portable || rng() % 3 != 0);
+        },
+        [&](uint32_t n) { // K up to 4096 / chunks, so that the plan is the chunk strategy
+            return std::min(4096 / ((n + 4095) / 4096),
+                            std::array<uint32_t, 6>{1, 7, 40, 129, 256, 1024}[rng() % 6]);
+        });
 }
 
 TEST_CASE("TopK by bounded selection (no sample step): every type up to 32 bits, both kernel variants, "
@@ -425,36 +427,26 @@ TEST_CASE("TopK by bounded selection (no sample step): every type up to 32 bits,
     // All-equal and two-valued rows put every element (or half) at the bound: more candidates than a
     // workgroup stages, and lists that overflow into the final step's whole-row fallback.
     std::mt19937 rng(8193);
-    const Layout cases[] = {
-        {{3, 5000}, {}, 1},              // 2 chunks of 2500: part of a tile each
-        {{1, 70001}, {}, 1},             // 18 chunks, index digits beyond 16 bits
-        {{5000, 3}, {}, 0},              // strided rows
-        {{2, 9000}, {9011, 1}, 1},       // padded rows
-        {{3, 2, 4500}, {9000, 1, 2}, 2}, // stride 2 along the axis
-        {{520, 8193}, {}, 1},            // 2 chunks of 4097: a tile and one element each
-        {{1030, 9000}, {}, 1},           // one chunk of 3 tiles per row
-    };
     WithoutChunks bounded;
-    for (KernelPreference pref : {KernelPreference::Auto, KernelPreference::Portable}) {
-        for (const Layout& c : cases) {
-            for (DataType type : kTypes32) {
-                for (Data how : kAllData) {
-                    // The big cases (multi-tile chunks need millions of elements; 2-3 s each on
-                    // lavapipe): fast variant only, an eighth of the kinds, and no rows that all overflow
-                    // into the whole-row fallback, which the others cover.
-                    const bool big = c.sizes[0] >= 500;
-                    if (big && (pref == KernelPreference::Portable || rng() % 8 != 0 ||
-                                how == Data::AllEqual || how == Data::TwoValued))
-                        continue;
-                    rt::HostTensor input(type, c.sizes, c.strides);
-                    fillData(input, rng, how);
-                    const uint32_t k = std::array<uint32_t, 6>{1, 7, 40, 129, 255, 256}[rng() % 6];
-                    const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
-                    checkTopK(rt::device(pref), input, c.axis, k, dir, DataType::UInt32);
-                }
-            }
-        }
-    }
+    checkLayouts(
+        {
+            {{3, 5000}, {}, 1},              // 2 chunks of 2500: part of a tile each
+            {{1, 70001}, {}, 1},             // 18 chunks, index digits beyond 16 bits
+            {{5000, 3}, {}, 0},              // strided rows
+            {{2, 9000}, {9011, 1}, 1},       // padded rows
+            {{3, 2, 4500}, {9000, 1, 2}, 2}, // stride 2 along the axis
+            {{520, 8193}, {}, 1},            // 2 chunks of 4097: a tile and one element each
+            {{1030, 9000}, {}, 1},           // one chunk of 3 tiles per row
+        },
+        rng,
+        // The big cases (multi-tile chunks need millions of elements; 2-3 s each on lavapipe): fast
+        // variant only, an eighth of the kinds, and no rows that all overflow into the whole-row fallback,
+        // which the others cover.
+        [&](const Layout& c, KernelPreference pref, Data how) {
+            return c.sizes[0] >= 500 && (pref == KernelPreference::Portable || rng() % 8 != 0 ||
+                                         how == Data::AllEqual || how == Data::TwoValued);
+        },
+        [&](uint32_t) { return std::array<uint32_t, 6>{1, 7, 40, 129, 255, 256}[rng() % 6]; });
     // A tight chunk: invocation i of the first chunk's workgroup reads element i, one of the 256 best of the
     // row, and otherwise only the worst; the second chunk holds the middle. The exact bound (portable) keeps
     // exactly the first chunk's K best: one fewer, and the middle would take the K-th place.
