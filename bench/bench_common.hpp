@@ -18,6 +18,7 @@ struct BenchOptions {
     uint64_t maxElements = UINT64_MAX; // topk: skip larger inputs (smoke runs on lavapipe)
     std::string only;                  // topk: run only the cases whose name contains this
     std::string shape;                 // topk: run only this FLOAT32 case, "D0xD1x...:AXIS:K"
+    std::string data = "random";       // topk inputs: random, equal (all one value) or two (two values)
 };
 
 inline double median(std::vector<double> v) {

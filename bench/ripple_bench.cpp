@@ -1,7 +1,7 @@
 // ripple-bench: what ripple's operators and its recorder cost, timed with GPU timestamps.
 //
 //   ripple-bench [record|topk|all] [--ops N] [--repeat R] [--json FILE] [--device I] [--max-elements E]
-//                [--case NAME-PART] [--shape D0xD1...:AXIS:K]
+//                [--case NAME-PART] [--shape D0xD1...:AXIS:K] [--data random|equal|two]
 //
 // record: N independent small TopKs ([1,256] FLOAT32, K = 8, each on its own slice of one input and one
 //   output buffer) recorded into one CommandRecorder: host microseconds per recorded operator (median of R
@@ -112,15 +112,18 @@ int main(int argc, char** argv) {
             opt.only = argv[i + 1];
         else if (a == "--shape")
             opt.shape = argv[i + 1];
+        else if (a == "--data")
+            opt.data = argv[i + 1];
         else if (a == "--max-elements")
             opt.maxElements = std::strtoull(argv[i + 1], nullptr, 10);
         else
             i = argc;
     }
-    if (i != argc || (what != "all" && what != "record" && what != "topk"))
+    if (i != argc || (what != "all" && what != "record" && what != "topk") ||
+        (opt.data != "random" && opt.data != "equal" && opt.data != "two"))
         return std::fprintf(stderr, "usage: ripple-bench [record|topk|all] [--ops N] [--repeat R] [--json "
                                     "FILE] [--device I] [--max-elements E] [--case NAME-PART] "
-                                    "[--shape D0xD1...:AXIS:K]\n"),
+                                    "[--shape D0xD1...:AXIS:K] [--data random|equal|two]\n"),
                2;
     auto device = ripple::Device::create(options);
     if (!device) return fail(device.status());

@@ -159,7 +159,7 @@ int runTopK(ripple::Device& dev, const BenchOptions& opt, double ceiling, std::v
         d.Axis = c.axis;
         d.K = c.k;
         std::string name = shapeName(c.shape) + " ax" + std::to_string(c.axis) + " k" + std::to_string(c.k) +
-                           " " + typeName(c.type);
+                           " " + typeName(c.type) + (opt.data == "random" ? "" : " " + opt.data);
         if (d.InputTensor.elementCount() > opt.maxElements) continue;
         if (!opt.only.empty() && name.find(opt.only) == std::string::npos) continue;
         auto op = dev.compile(d);
@@ -189,6 +189,11 @@ int runTopK(ripple::Device& dev, const BenchOptions& opt, double ceiling, std::v
                     std::memcpy(&host[e * 4], &v, 4);
                 }
             }
+            // Degenerate inputs (--data): every element the first one's value, or each one of the first two.
+            const uint64_t size = inBytes / count;
+            for (uint64_t e = 2; opt.data != "random" && e < count; ++e)
+                std::memcpy(&host[e * size], &host[(opt.data == "two" && (rng() & 1) ? 1 : 0) * size], size);
+            if (opt.data == "equal" && count > 1) std::memcpy(&host[size], &host[0], size);
             auto b = dev.createBuffer(inBytes);
             if (!b) return fail(b.status());
             if (ripple::Status s = dev.upload(b.value(), 0, host.data(), inBytes); !s) return fail(s);

@@ -1,7 +1,6 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// Sampled radix-select TopK, dispatch 3 (topk_select.glsl), and bounded selection's dispatch 2
-// (topk_select_bound.comp): one workgroup per row gathers the K winners.
+// Sampled radix-select TopK, dispatch 3 (topk_select.glsl): one workgroup per row gathers the K winners.
 // arg 0 (K <= 1024): sorts them by (rank, index) and writes values (bit for bit from the input) and indices.
 // arg 1 (larger K; core/topk.cpp's planSelectLarge): leaves them in the row's candidate list for the tile
 // and merge passes to sort, and stores the list's length in the row's state word 3: the candidates as they
@@ -127,9 +126,6 @@ void main() {
         gListBase = row * C * 2u;
         if (lid == 0u) sSlots = 0u;
         barrier();
-        // Every invocation has read the counts: clear them (bounded selection's state is zeroed scratch,
-        // which must be zero again when the submission ends; sampled selection's sample step rewrites them).
-        if (lid == 0u) state[s] = state[s + 1u] = state[s + 2u] = 0u;
         if (pc.arg != 0u) {  // gather: the list, sorted by the passes after this one
             gGatherBase = below;
             if (below >= K && below <= C) {

@@ -16,8 +16,6 @@ extern uint64_t selectCapacityForTests;
 // Tests only: when set, TopK never plans the one-dispatch chunk strategy, so that tests reach sampled
 // selection on rows the chunks would take.
 extern bool chunkDisabledForTests;
-// Tests only: when set, TopK plans sampled selection where bounded selection (no sample step) would run.
-extern bool boundDisabledForTests;
 
 // Pieces shared by the planners.
 const char* elementClass(DataType type); // "b8", "b16", "b32", "b64"

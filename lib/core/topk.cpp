@@ -7,8 +7,6 @@
 // - K <= 1024, types up to 32 bits, rows over 4096 of at most kChunk / K chunks of kChunk, when the chunks
 //   fit about one wave or the rows are many: one dispatch, chunks narrowed to candidates by their
 //   workgroups, the row's last one selects (planChunk, topk_chunk.comp).
-// - K <= 256, types up to 32 bits, other rows over 4096 whose filter lists stay short: bounded selection,
-//   each chunk filtered by a bound of its own, then the final step (planSelect, topk_select_bound.comp).
 // - K <= 1024, types up to 32 bits, other rows over 4096: sampled radix selection (planSelect;
 //   glsl/include/ripple/topk_select.glsl).
 // - K over 1024 and at most 1/8 of rows over 4096, types up to 32 bits: sampled selection gathers a list of
@@ -64,17 +62,6 @@ constexpr uint64_t kChunk = 4096;    // topk_chunk.comp's CHUNK
 constexpr uint64_t kChunkMaxB = 256; // larger B stops the chunk's narrowing earlier, but fills the final
 constexpr uint64_t kChunkOneWave = 512;
 constexpr uint64_t kChunkManyRows = 512;
-// Bounded selection (planSelect's `bounded`, topk_select_bound.comp), K <= kBoundMaxK: sampled selection's
-// filter and final step without the sample step; each filter workgroup keeps the elements of its chunk at
-// or below a bound of its own. A loose bound keeps up to about 3 K elements of a tile of kBoundTile, fewer
-// as it tightens over the chunk (about the harmonic sum over its tiles), so the list grows with the chunks
-// per row: chosen while boundListEstimate stays within kBoundMaxList, which keeps the final step short.
-// H100 (bench/NOTES.md, v14), bounded / sampled us: (64,128256) K=50 f32 52.7 / 60.4, f16 48.9 / 50.9,
-// (256,50257) K=8 62.0 / 69.9, (128,131072) K=50 70.1 / 78.8, (256,32768) K=50 50.4 / 63.0, (400,16384)
-// K=16 50.4 / 67.8, (64,65536) K=100 42.0 / 45.3, (8,500000) K=10 38.4 / 42.0.
-constexpr uint64_t kBoundMaxK = 256;
-constexpr uint64_t kBoundTile = 4096; // 256 invocations x 16 elements
-constexpr uint64_t kBoundMaxList = 8192;
 // Invocation-private lists (planLane) for K <= kLaneMaxK: about kLaneInvocations invocations (H100,
 // (128,4096,64) K=16: 248 us with 65536, 301 with 131072, 381 with 262144: shorter parts mean more
 // insertions, which bound the pass), each part at least 4 KMAX elements
@@ -219,33 +206,12 @@ Result<Plan> planRadix(Plan plan, const TopKDesc& desc, uint64_t rows, const Pla
     return plan;
 }
 
-// Filter workgroups of sampled and bounded selection: about kSelectGroups over all rows, none with fewer than
-// kSelectMinChunk elements.
-uint64_t selectChunks(uint64_t n, uint64_t rows) {
-    return std::clamp<uint64_t>((kSelectGroups + rows - 1) / rows, 1,
-                                (n + kSelectMinChunk - 1) / kSelectMinChunk);
-}
-
-// The candidates per row that bounded selection's list is expected to hold at most (kBoundMaxList).
-uint64_t boundListEstimate(uint64_t n, uint64_t rows, uint64_t K) {
-    const uint64_t chunks = selectChunks(n, rows), chunk = (n + chunks - 1) / chunks;
-    const double tiles = double((chunk + kBoundTile - 1) / kBoundTile);
-    return static_cast<uint64_t>(double(chunks) * double(3 * K) * (1.0 + std::log(tiles)));
-}
-
-enum class SelectForm {
-    Sampled, // sample, filter, final
-    Large,   // K over kSlots: the final step gathers the winners' candidates in the list, which is sorted
-    Bounded, // K up to kBoundMaxK: bounded filter, final
-};
-
 // Sampled radix selection (topk_select_*.comp; the method and params in
 // glsl/include/ripple/topk_select.glsl): sample, filter, final. Types up to 32 bits; 64-bit keys keep
-// planRadix. Large: the final step gathers the winners' candidates in the list instead of writing them, and
-// the list is sorted afterwards. Bounded: no sample step; topk_select_bound.comp fills the lists.
+// planRadix. With `large` (K over kSlots, planSelectLarge) the final step gathers the winners' candidates
+// in the list instead of writing them, and the list is sorted afterwards.
 Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const PlanLimits& limits,
-                        SelectForm form) {
-    const bool large = form == SelectForm::Large, bounded = form == SelectForm::Bounded;
+                        bool large = false) {
     const char* op = "TopK";
     const TensorDesc& in = desc.InputTensor;
     const uint64_t n = in.Sizes[desc.Axis], K = desc.K;
@@ -283,11 +249,14 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     }
     m = std::min(m, S);
     const uint64_t expected = (m * n + S * g - 1) / (S * g);
-    const uint64_t wanted = bounded ? 2 * boundListEstimate(n, rows, K) : 4 * expected;
-    uint64_t capacity = selectCapacityForTests ? selectCapacityForTests
-                                               : std::min<uint64_t>(n, std::max<uint64_t>(4096, wanted));
+    uint64_t capacity = selectCapacityForTests
+                            ? selectCapacityForTests
+                            : std::min<uint64_t>(n, std::max<uint64_t>(4096, 4 * expected));
     if (large) capacity = std::max<uint64_t>(capacity, K); // the gather step may put exactly K there
-    const uint64_t chunks = selectChunks(n, rows), chunk = (n + chunks - 1) / chunks;
+    // Filter workgroups: about kSelectGroups over all rows, none with fewer than kSelectMinChunk elements.
+    const uint64_t chunks = std::clamp<uint64_t>((kSelectGroups + rows - 1) / rows, 1,
+                                                 (n + kSelectMinChunk - 1) / kSelectMinChunk);
+    const uint64_t chunk = (n + chunks - 1) / chunks;
     uint64_t T = 1;
     uint32_t log2T = 0;
     while (T < K) T <<= 1, ++log2T;
@@ -304,25 +273,18 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
         return unsupported(op, "its selection state needs more than the device's maxStorageBufferRange (" +
                                    std::to_string(limits.maxStorageBufferRange) + ") in one binding");
     auto align = [](uint64_t b) { return (b + 255) & ~uint64_t(255); };
-    // Bounded selection has no sample step to clear the rows' counts: they live in zeroed scratch, and the
-    // final step sets them back to zero.
-    const PlanBinding state{bounded ? BindingKind::ZeroedScratch : BindingKind::Scratch, 0, 0, stateBytes};
-    const PlanBinding ties{BindingKind::Scratch, 0, bounded ? 0 : align(stateBytes), tiesBytes};
+    const PlanBinding state{BindingKind::Scratch, 0, 0, stateBytes};
+    const PlanBinding ties{BindingKind::Scratch, 0, align(stateBytes), tiesBytes};
     const PlanBinding list{BindingKind::Scratch, 0, ties.offset + align(tiesBytes), listBytes};
     plan.scratchBytes = list.offset + listBytes;
-    if (bounded) plan.zeroedScratchBytes = stateBytes;
 
     const std::string dtype = keyClassOf(in.DataType);
     const PlanBinding params{BindingKind::Params}, input{BindingKind::Tensor, 0};
     auto dispatch = [&](std::string kernel, std::vector<PlanBinding> b, uint64_t groups, bool modes) {
         addDispatch(plan, std::move(kernel), std::move(b), 0, groups, modes);
     };
-    if (bounded) {
-        dispatch("topk_select_bound." + dtype, {params, input, state, list}, rows * chunks, true);
-    } else {
-        dispatch("topk_select_sample." + dtype, {params, input, state}, rows, true);
-        dispatch("topk_select_filter." + dtype, {params, input, state, ties, list}, rows * chunks, false);
-    }
+    dispatch("topk_select_sample." + dtype, {params, input, state}, rows, true);
+    dispatch("topk_select_filter." + dtype, {params, input, state, ties, list}, rows * chunks, false);
     dispatch("topk_select_final." + dtype,
              {params, input, state, ties, list, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}}, rows,
              true);
@@ -457,7 +419,6 @@ Result<Plan> planRow(Plan plan, const TopKDesc& desc, uint64_t rows) {
 
 uint64_t selectCapacityForTests = 0;
 bool chunkDisabledForTests = false;
-bool boundDisabledForTests = false;
 
 Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
     const char* op = "TopK";
@@ -523,15 +484,11 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
         if (B != 0 && !chunkDisabledForTests && (rows * chunks <= kChunkOneWave || rows >= kChunkManyRows))
             return planChunk(std::move(plan), desc, rows, chunks, B, limits);
     }
-    if (K <= kSlots && elementSize(in.DataType) <= 4 && axisSize > kSlots) {
-        const bool bounded = K <= kBoundMaxK && !boundDisabledForTests &&
-                             boundListEstimate(axisSize, rows, K) <= kBoundMaxList;
-        return planSelect(std::move(plan), desc, rows, limits,
-                          bounded ? SelectForm::Bounded : SelectForm::Sampled);
-    }
+    if (K <= kSlots && elementSize(in.DataType) <= 4 && axisSize > kSlots)
+        return planSelect(std::move(plan), desc, rows, limits);
     if (K > kSlots && K <= axisSize / kLargeMinRatio && elementSize(in.DataType) <= 4 &&
         axisSize > kRowMaxRow)
-        return planSelect(std::move(plan), desc, rows, limits, SelectForm::Large);
+        return planSelect(std::move(plan), desc, rows, limits, true);
     if (K <= kSlots && elementSize(in.DataType) == 8 && axisSize > kRadixMinRow)
         return planRadix(std::move(plan), desc, rows, limits);
 

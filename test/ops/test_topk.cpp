@@ -5,7 +5,6 @@
 #include "support/reference.hpp"
 
 #include <catch2/catch.hpp>
-#include <cstring>
 
 using namespace ripple;
 
@@ -15,7 +14,7 @@ const DataType kTypes[] = {DataType::Float32, DataType::Float16, DataType::BFloa
                            DataType::UInt32,  DataType::Int16,   DataType::UInt16,   DataType::Int8,
                            DataType::UInt8,   DataType::Int64,   DataType::UInt64};
 
-// The types of the 32-bit-key strategies (row, chunk, sampled and bounded selection).
+// The types of the 32-bit-key strategies (row, chunk and sampled selection).
 const DataType kTypes32[] = {DataType::Float32, DataType::Float16, DataType::BFloat16,
                              DataType::Int32,   DataType::UInt32,  DataType::Int16,
                              DataType::UInt16,  DataType::Int8,    DataType::UInt8};
@@ -92,17 +91,10 @@ void fillData(rt::HostTensor& input, std::mt19937& rng, Data how) {
     }
 }
 
-// Tests only: plans without the one-dispatch chunk strategy while alive (bounded or sampled selection
-// instead).
+// Tests only: plans without the one-dispatch chunk strategy while alive (sampled selection instead).
 struct WithoutChunks {
     WithoutChunks() { core::chunkDisabledForTests = true; }
     ~WithoutChunks() { core::chunkDisabledForTests = false; }
-};
-// Tests only: plans sampled selection wherever radix selection of 32-bit keys runs, while alive.
-struct SampledOnly {
-    WithoutChunks chunks;
-    SampledOnly() { core::boundDisabledForTests = true; }
-    ~SampledOnly() { core::boundDisabledForTests = false; }
 };
 
 // One strategy's test: every layout x 32-bit-key type x data kind, with the default kernels and the
@@ -193,7 +185,7 @@ TEST_CASE("TopK with the portable kernels", "[topk][gpu][portable]") {
         rt::fill(longRows, rng, rt::Fill::Ties);
         checkTopK(rt::device(KernelPreference::Portable), longRows, 1, 333, AxisDirection::Increasing,
                   DataType::UInt32);
-        SampledOnly sampled;
+        WithoutChunks sampled;
         checkTopK(rt::device(KernelPreference::Portable), longRows, 1, 333, AxisDirection::Increasing,
                   DataType::UInt32);
     }
@@ -228,11 +220,11 @@ TEST_CASE("TopK by radix selection (rows over 1024, K <= 1024): every type, ties
         {{1100, 3}, {}, 0},        // strided ones: one workgroup per row
         {{4096, 2}, {}, 0},        {{3, 3000}, {1, 3}, 1}, // strided along the last axis too
     };
-    // Rows over 4096 take the chunk strategy where it fits (K small enough for their chunks), bounded
-    // selection where its lists stay short (K <= 256); the second round plans sampled selection for all.
+    // Rows over 4096 take the chunk strategy where it fits (K small enough for their chunks); the second
+    // round plans them without it, for sampled selection.
     for (bool sampled : {false, true}) {
-        std::unique_ptr<SampledOnly> without;
-        if (sampled) without = std::make_unique<SampledOnly>();
+        std::unique_ptr<WithoutChunks> without;
+        if (sampled) without = std::make_unique<WithoutChunks>();
         for (DataType type : kTypes) {
             for (const Layout& s : shapes) {
                 for (Data how : kAllData) {
@@ -256,7 +248,7 @@ TEST_CASE("TopK's sampled radix selection falls back to the whole row, exactly, 
         ~Restore() { core::selectCapacityForTests = 0; }
     } restore;
     core::selectCapacityForTests = 16;
-    SampledOnly sampled;
+    WithoutChunks sampled;
     std::mt19937 rng(77);
     for (DataType type : {DataType::Float32, DataType::Float16, DataType::Int8, DataType::UInt16}) {
         for (rt::Fill how : {rt::Fill::Random, rt::Fill::Ties}) {
@@ -275,7 +267,7 @@ TEST_CASE("TopK's sampled radix selection on sorted rows (all candidates in one 
     // Sorted ascending, the best of a DECREASING TopK all sit in the last chunk: more candidates than one
     // workgroup stages in shared memory, so some reserve their own list slots. (The chunk strategy's
     // counterpart: "TopK in one dispatch by chunks".)
-    SampledOnly sampled;
+    WithoutChunks sampled;
     std::mt19937 rng(5);
     for (DataType type : {DataType::Float32, DataType::Int32, DataType::UInt16}) {
         rt::HostTensor input(type, {1, 9001});
@@ -416,66 +408,6 @@ TEST_CASE("TopK in one dispatch by chunks (rows over 4096): every type up to 32 
             return std::min(4096 / ((n + 4095) / 4096),
                             std::array<uint32_t, 6>{1, 7, 40, 129, 256, 1024}[rng() % 6]);
         });
-}
-
-TEST_CASE("TopK by bounded selection (no sample step): every type up to 32 bits, both kernel variants, "
-          "chunks of one tile or several, list overflow",
-          "[topk][gpu]") {
-    // core/topk.cpp's planSelect, bounded form (K <= 256, the chunk strategy kept out): each filter
-    // workgroup keeps its chunk's elements at or below its own bound (subgroup sorts of the invocations'
-    // minima in the fast variant, subgroups of 8 on lavapipe; the exact K-th minimum in the portable one).
-    // All-equal and two-valued rows put every element (or half) at the bound: more candidates than a
-    // workgroup stages, and lists that overflow into the final step's whole-row fallback.
-    std::mt19937 rng(8193);
-    WithoutChunks bounded;
-    checkLayouts(
-        {
-            {{3, 5000}, {}, 1},              // 2 chunks of 2500: part of a tile each
-            {{1, 70001}, {}, 1},             // 18 chunks, index digits beyond 16 bits
-            {{5000, 3}, {}, 0},              // strided rows
-            {{2, 9000}, {9011, 1}, 1},       // padded rows
-            {{3, 2, 4500}, {9000, 1, 2}, 2}, // stride 2 along the axis
-            {{520, 8193}, {}, 1},            // 2 chunks of 4097: a tile and one element each
-            {{1030, 9000}, {}, 1},           // one chunk of 3 tiles per row
-        },
-        rng,
-        // The big cases (multi-tile chunks need millions of elements; 2-3 s each on lavapipe): fast
-        // variant only, an eighth of the kinds, and no rows that all overflow into the whole-row fallback,
-        // which the others cover.
-        [&](const Layout& c, KernelPreference pref, Data how) {
-            return c.sizes[0] >= 500 && (pref == KernelPreference::Portable || rng() % 8 != 0 ||
-                                         how == Data::AllEqual || how == Data::TwoValued);
-        },
-        [&](uint32_t) { return std::array<uint32_t, 6>{1, 7, 40, 129, 255, 256}[rng() % 6]; });
-    // A tight chunk: invocation i of the first chunk's workgroup reads element i, one of the 256 best of the
-    // row, and otherwise only the worst; the second chunk holds the middle. The exact bound (portable) keeps
-    // exactly the first chunk's K best: one fewer, and the middle would take the K-th place.
-    for (KernelPreference pref : {KernelPreference::Auto, KernelPreference::Portable}) {
-        for (DataType type : {DataType::Int32, DataType::Float32}) {
-            rt::HostTensor input(type, {1, 8192}); // two chunks of 4096
-            for (uint64_t i = 0; i < input.count(); ++i) {
-                const int32_t v = i < 256 ? 1000 + int32_t(i) : i < 4096 ? 0 : 500 + int32_t(i % 100);
-                const float f = float(v);
-                uint32_t fbits;
-                std::memcpy(&fbits, &f, 4);
-                input.setBits(i, type == DataType::Int32 ? uint32_t(v) : fbits);
-            }
-            for (uint32_t k : {1u, 200u, 256u})
-                checkTopK(rt::device(pref), input, 1, k, AxisDirection::Decreasing, DataType::UInt32);
-        }
-    }
-    // Lists of 16 entries: rows whose candidates overflow take the whole-row fallback.
-    struct Restore {
-        ~Restore() { core::selectCapacityForTests = 0; }
-    } restore;
-    core::selectCapacityForTests = 16;
-    for (DataType type : {DataType::Float32, DataType::BFloat16, DataType::Int8}) {
-        rt::HostTensor input(type, {3, 9001});
-        fillData(input, rng, Data::Random);
-        for (uint32_t k : {1u, 16u, 17u, 200u})
-            checkTopK(rt::device(), input, 1, k,
-                      rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing, DataType::UInt32);
-    }
 }
 
 TEST_CASE("TopK by chunks: one operator run again and again, and twice in one submission, stays exact",

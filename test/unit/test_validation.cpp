@@ -163,30 +163,13 @@ TEST_CASE(
           "topk_chunk.f32.s256"); // many rows
     CHECK(core::planTopK(topk({3, 9000}, 1, 1000), limits()).value().dispatches[0].kernel ==
           "topk_chunk.f32.s1024"); // B = K = 1000, 3 chunks
-    // Otherwise bounded selection where its lists stay short (K <= 256): the bounded filter, then the
-    // final step; its row counts in zeroed scratch. (64,128256): 16 chunks of 8016, list estimate
-    // 16 * 3 * 50 * (1 + ln 2) = 4063, capacity twice that.
-    auto bounded = core::planTopK(topk({64, 128256}, 1, 50), limits());
-    REQUIRE(bounded.value().dispatches.size() == 2);
-    CHECK(bounded.value().dispatches[0].kernel == "topk_select_bound.f32");
-    CHECK(bounded.value().dispatches[0].hasModes);
-    CHECK(bounded.value().dispatches[0].groups == 64 * 16);
-    CHECK(bounded.value().dispatches[1].kernel == "topk_select_final.f32");
-    CHECK(bounded.value().params[31] == 16);   // chunks per row
-    CHECK(bounded.value().params[33] == 8126); // capacity
-    CHECK(bounded.value().zeroedScratchBytes == 64 * 16);
-    CHECK(core::planTopK(topk({256, 50257}, 1, 8), limits()).value().dispatches.size() == 2);
-    // Sampled selection: K over 256, or lists that would grow long (many chunks of a few rows).
+    // Otherwise sampled selection: many chunks over few rows, or K too large for chunks * K <= 4096.
+    CHECK(core::planTopK(topk({64, 128256}, 1, 50), limits()).value().dispatches.size() == 3);
     CHECK(core::planTopK(topk({1, 20000}, 1, 1000), limits()).value().dispatches.size() == 3);
-    CHECK(core::planTopK(topk({16, 1048576}, 1, 100), limits()).value().dispatches.size() == 3);
-    CHECK(core::planTopK(topk({1, 100000000}, 1, 100), limits()).value().dispatches.size() == 3);
     {
         core::chunkDisabledForTests = true;
-        const bool bound = core::planTopK(topk({3, 4097}, 1, 16), limits()).value().dispatches.size() == 2;
-        core::boundDisabledForTests = true;
         const bool sampled = core::planTopK(topk({3, 4097}, 1, 16), limits()).value().dispatches.size() == 3;
-        core::chunkDisabledForTests = core::boundDisabledForTests = false;
-        CHECK(bound);
+        core::chunkDisabledForTests = false;
         CHECK(sampled);
     }
     // K over 1024 on rows at least 8 K long: sampled selection gathering a list (final step in gather mode),

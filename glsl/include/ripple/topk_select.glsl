@@ -16,8 +16,6 @@
 //      equal to tau in index order (the chunk counts say where they are). Otherwise (the estimate missed,
 //      or the list overflowed) it selects from the whole input row itself: slow, but exact. Then it sorts
 //      the K winners by (rank, index) and writes values (bit for bit from the input) and indices.
-// Bounded selection (K <= 256, few chunks per row; core/topk.cpp) runs topk_select_bound.comp in place of
-// dispatches 1 and 2: no tau; each chunk keeps its elements at or below a bound of its own.
 //
 // Params beyond the TopK block (topk.glsl): [30] input elements per filter workgroup (a chunk), [31] chunks
 // per row, [32] key bits (8, 16 or 32), [33] candidate list capacity per row, [34] samples S per row,
@@ -61,9 +59,9 @@ uint rankKeyAt(uint offset) { return rankKeyOf(loadElement(offset).x); }
 #include "ripple/scan.glsl"
 
 #if defined(SELECT_STAGE)
-// A filter workgroup's candidates (topk_select_filter.comp, topk_select_bound.comp): staged in shared
-// memory (a shared atomic each) and reserved in the row's list with one global atomic per workgroup at the
-// end, since one counter per row serializes the atomics of every workgroup of that row. Candidates beyond
+// The filter workgroup's candidates (topk_select_filter.comp): staged in shared memory (a shared atomic
+// each) and reserved in the row's list with one global atomic per workgroup at the end, since one counter
+// per row serializes the atomics of every workgroup of that row. Candidates beyond
 // the stage (an estimate that missed) reserve their own slot. Needs `state` (word 1 of the row's block: the
 // list length, which may pass the capacity) and `candidates`.
 #define STAGE 1024u
