@@ -4,7 +4,7 @@
 // ranked below the row's tau are appended to its candidate list as (rank, index); elements equal to tau
 // are counted, per chunk and per row. Bindings: 1 input, 2 state, 3 per-chunk tie counts, 4 candidates.
 //
-// No barrier in the loop: candidates are staged (topk_select.glsl's stageCandidate).
+// No barrier in the loop: candidates are staged (stageCandidate).
 layout(local_size_x = 256) in;
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
@@ -17,8 +17,47 @@ layout(std430, binding = 3) writeonly buffer ChunkTies { uint chunkTies[]; };
 layout(std430, binding = 4) writeonly buffer Candidates { uint candidates[]; };
 
 #include "ripple/topk_key.glsl"
-#define SELECT_STAGE
 #include "ripple/topk_select.glsl"
+
+// Candidates are staged in shared memory (a shared atomic each) and reserved in the row's list with one
+// global atomic per workgroup at the end, since one counter per row serializes the atomics of every
+// workgroup of that row. Candidates beyond the stage (an estimate that missed) reserve their own slot.
+#define STAGE 1024u
+shared uint sStageKey[STAGE], sStageIdx[STAGE];
+shared uint sStaged, sBase;
+
+void stageCandidate(uint row, uint key, uint j) {
+    const uint C = SELECT_CAPACITY;
+    const uint at = atomicAdd(sStaged, 1u);
+    if (at < STAGE) {
+        sStageKey[at] = key;
+        sStageIdx[at] = j;
+    } else {
+        const uint slot = atomicAdd(state[row * SELECT_STATE + 1u], 1u);
+        if (slot < C) {
+            candidates[(row * C + slot) * 2u] = key;
+            candidates[(row * C + slot) * 2u + 1u] = j;
+        }
+    }
+}
+
+// Appends the staged candidates to the row's list. All invocations call it, after a barrier that follows
+// their last stageCandidate; it ends with one. The caller empties the stage (sStaged = 0, then a barrier)
+// before staging again.
+void flushStage(uint row) {
+    const uint C = SELECT_CAPACITY, lid = gl_LocalInvocationID.x;
+    const uint staged = min(sStaged, STAGE);
+    if (lid == 0u) sBase = staged != 0u ? atomicAdd(state[row * SELECT_STATE + 1u], staged) : 0u;
+    barrier();
+    for (uint i = lid; i < staged; i += 256u) {
+        const uint slot = sBase + i;
+        if (slot < C) {
+            candidates[(row * C + slot) * 2u] = sStageKey[i];
+            candidates[(row * C + slot) * 2u + 1u] = sStageIdx[i];
+        }
+    }
+    barrier();
+}
 
 #define UNROLL 16u
 shared uint sTies;

@@ -58,50 +58,6 @@ uint rankKeyAt(uint offset) { return rankKeyOf(loadElement(offset).x); }
 
 #include "ripple/scan.glsl"
 
-#if defined(SELECT_STAGE)
-// The filter workgroup's candidates (topk_select_filter.comp): staged in shared memory (a shared atomic
-// each) and reserved in the row's list with one global atomic per workgroup at the end, since one counter
-// per row serializes the atomics of every workgroup of that row. Candidates beyond
-// the stage (an estimate that missed) reserve their own slot. Needs `state` (word 1 of the row's block: the
-// list length, which may pass the capacity) and `candidates`.
-#define STAGE 1024u
-shared uint sStageKey[STAGE], sStageIdx[STAGE];
-shared uint sStaged, sBase;
-
-void stageCandidate(uint row, uint key, uint j) {
-    const uint C = SELECT_CAPACITY;
-    const uint at = atomicAdd(sStaged, 1u);
-    if (at < STAGE) {
-        sStageKey[at] = key;
-        sStageIdx[at] = j;
-    } else {
-        const uint slot = atomicAdd(state[row * SELECT_STATE + 1u], 1u);
-        if (slot < C) {
-            candidates[(row * C + slot) * 2u] = key;
-            candidates[(row * C + slot) * 2u + 1u] = j;
-        }
-    }
-}
-
-// Appends the staged candidates to the row's list. All invocations call it, after a barrier that follows
-// their last stageCandidate; it ends with one. The caller empties the stage (sStaged = 0, then a barrier)
-// before staging again.
-void flushStage(uint row) {
-    const uint C = SELECT_CAPACITY, lid = gl_LocalInvocationID.x;
-    const uint staged = min(sStaged, STAGE);
-    if (lid == 0u) sBase = staged != 0u ? atomicAdd(state[row * SELECT_STATE + 1u], staged) : 0u;
-    barrier();
-    for (uint i = lid; i < staged; i += 256u) {
-        const uint slot = sBase + i;
-        if (slot < C) {
-            candidates[(row * C + slot) * 2u] = sStageKey[i];
-            candidates[(row * C + slot) * 2u + 1u] = sStageIdx[i];
-        }
-    }
-    barrier();
-}
-#endif
-
 // Finds, over the counts in sBins[0, 2048), the bucket b holding the need-th element (1-based) in bucket
 // order: sum(bins < b) < need <= sum(bins <= b). Results in sFoundBucket and sFoundBefore (the sum below b).
 // Every invocation of the workgroup (256) must call it; it starts and ends with a barrier.
