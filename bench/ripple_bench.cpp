@@ -1,7 +1,7 @@
 // ripple-bench: what ripple's operators and its recorder cost, timed with GPU timestamps.
 //
 //   ripple-bench [record|topk|all] [--ops N] [--repeat R] [--json FILE] [--device I] [--max-elements E]
-//                [--case NAME-PART] [--shape D0xD1...:AXIS:K] [--data random|equal|two]
+//                [--case NAME-PART] [--shape D0xD1...:AXIS:K] [--data random|equal|two|narrow]
 //
 // record: N independent small TopKs ([1,256] FLOAT32, K = 8, each on its own slice of one input and one
 //   output buffer) recorded into one CommandRecorder: host microseconds per recorded operator (median of R
@@ -120,10 +120,10 @@ int main(int argc, char** argv) {
             i = argc;
     }
     if (i != argc || (what != "all" && what != "record" && what != "topk") ||
-        (opt.data != "random" && opt.data != "equal" && opt.data != "two"))
+        (opt.data != "random" && opt.data != "equal" && opt.data != "two" && opt.data != "narrow"))
         return std::fprintf(stderr, "usage: ripple-bench [record|topk|all] [--ops N] [--repeat R] [--json "
                                     "FILE] [--device I] [--max-elements E] [--case NAME-PART] "
-                                    "[--shape D0xD1...:AXIS:K] [--data random|equal|two]\n"),
+                                    "[--shape D0xD1...:AXIS:K] [--data random|equal|two|narrow]\n"),
                2;
     auto device = ripple::Device::create(options);
     if (!device) return fail(device.status());

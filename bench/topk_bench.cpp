@@ -191,9 +191,19 @@ int runTopK(ripple::Device& dev, const BenchOptions& opt, double ceiling, std::v
             }
             // Degenerate inputs (--data): every element the first one's value, or each one of the first two.
             const uint64_t size = inBytes / count;
-            for (uint64_t e = 2; opt.data != "random" && e < count; ++e)
+            for (uint64_t e = 2; (opt.data == "equal" || opt.data == "two") && e < count; ++e)
                 std::memcpy(&host[e * size], &host[(opt.data == "two" && (rng() & 1) ? 1 : 0) * size], size);
             if (opt.data == "equal" && count > 1) std::memcpy(&host[size], &host[0], size);
+            // Narrow: within 700 units in the last place above 1.0 (or 1000 for INT32), as the tests' Narrow
+            // data: the keys share their upper digits and ties are many but not total.
+            for (uint64_t e = 0; opt.data == "narrow" && e < count; ++e) {
+                const uint32_t base = c.type == DT::Float32    ? 0x3F800000u
+                                      : c.type == DT::Float16  ? 0x3C00u
+                                      : c.type == DT::BFloat16 ? 0x3F80u
+                                                               : 1000u;
+                const uint32_t bits = base + static_cast<uint32_t>(rng() % 700);
+                std::memcpy(&host[e * size], &bits, size); // little-endian: the low bytes for 16-bit types
+            }
             auto b = dev.createBuffer(inBytes);
             if (!b) return fail(b.status());
             if (ripple::Status s = dev.upload(b.value(), 0, host.data(), inBytes); !s) return fail(s);
@@ -230,9 +240,9 @@ int runTopK(ripple::Device& dev, const BenchOptions& opt, double ceiling, std::v
             line, sizeof line,
             "{\"op\": \"topk\", \"name\": \"%s\", \"shape\": %s, \"type\": \"%s\", \"k\": %u, \"axis\": "
             "%u, \"us\": %.2f, \"us_min\": %.2f, \"runs\": %zu, \"floor_bytes\": %llu, \"gbs\": %.1f, "
-            "\"pct_of_copy\": %.1f, \"matches_reference\": %s}",
+            "\"pct_of_copy\": %.1f, \"matches_reference\": %s, \"data\": \"%s\"}",
             name.c_str(), shapeJson(c.shape).c_str(), typeName(c.type), c.k, c.axis, med, best, times.size(),
-            static_cast<unsigned long long>(floorBytes), gbs, 100 * gbs / ceiling, ok ? "true" : "false");
+            static_cast<unsigned long long>(floorBytes), gbs, 100 * gbs / ceiling, ok ? "true" : "false", opt.data.c_str());
         std::string levels;
         for (double l : us->levels) levels += (levels.empty() ? "" : ", ") + std::to_string(l).substr(0, 7);
         std::printf("%-34s levels us: %s\n", "", levels.c_str());
