@@ -2,7 +2,9 @@
 #extension GL_GOOGLE_include_directive : require
 // Sampled radix-select TopK, dispatch 2 (topk_select.glsl): reads every row once, chunk by chunk. Elements
 // ranked below the row's tau are appended to its candidate list as (rank, index); elements equal to tau
-// are counted, per chunk and per row. Bindings: 1 input, 2 state, 3 per-chunk tie counts, 4 candidates.
+// are counted, per chunk and per row, and a chunk's tie indices are kept while there are at most
+// SELECT_TIE_SLOTS, so that the final step finds the first ties without reading the row again. Bindings:
+// 1 input, 2 state, 3 per-chunk ties (counts, then index slots), 4 candidates.
 //
 // No barrier in the loop: candidates are staged (stageCandidate).
 layout(local_size_x = 256) in;
@@ -59,6 +61,17 @@ void flushStage(uint row) {
     barrier();
 }
 
+// An invocation's ties of tau in a tile (bit u: index first + 256 u), kept in the chunk's slots while they
+// last. Reading sTieSlots before the atomic keeps a chunk of many ties (all-equal rows) from contending on
+// it once the slots are full; a stale read only costs an atomic whose slot is past the end.
+shared uint sTieSlots;
+void recordTies(uint slots, uint tieBits, uint first) {
+    for (; tieBits != 0u && sTieSlots < SELECT_TIE_SLOTS; tieBits &= tieBits - 1u) {
+        const uint at = atomicAdd(sTieSlots, 1u);
+        if (at < SELECT_TIE_SLOTS) chunkTies[slots + at] = first + 256u * uint(findLSB(tieBits));
+    }
+}
+
 #define UNROLL 16u
 shared uint sTies;
 
@@ -71,7 +84,8 @@ void main() {
         const uint tau = state[s];
         const uint begin = chunk * chunkSize, end = min(n, begin + chunkSize);
         const uint rowBase = viewOffset(TOPK_ROW_VIEW, row);
-        if (lid == 0u) sStaged = sTies = 0u;
+        const uint slots = TOPK_ROWS * chunks + g * SELECT_TIE_SLOTS;  // this chunk's tie index slots
+        if (lid == 0u) sStaged = sTies = sTieSlots = 0u;
         barrier();
         uint ties = 0u;
         for (uint tile = begin; tile < end; tile += 256u * UNROLL) {
@@ -81,11 +95,16 @@ void main() {
                 key[u] = loadElement(rowBase + j * stride).x;
             }
             [[unroll]] for (uint u = 0u; u < UNROLL; ++u) key[u] = rankKeyOf(key[u]);
+            uint tieBits = 0u;  // one branch per tile for the ties, which are rare on most data
             [[unroll]] for (uint u = 0u; u < UNROLL; ++u) {
                 const uint j = tile + u * 256u + lid;
                 if (j >= end) continue;
-                if (key[u] == tau) ++ties;
+                if (key[u] == tau) tieBits |= 1u << u;
                 if (key[u] < tau) stageCandidate(row, key[u], j);
+            }
+            if (tieBits != 0u) {
+                ties += bitCount(tieBits);
+                recordTies(slots, tieBits, tile + lid);
             }
         }
         if (ties != 0u) atomicAdd(sTies, ties);

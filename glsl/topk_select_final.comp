@@ -6,7 +6,8 @@
 // and merge passes to sort, and stores the list's length in the row's state word 3: the candidates as they
 // are when there are at least K, else the candidates plus the first ties of tau, else (the estimate missed
 // or the list overflowed) exactly the K winners, selected from the whole row.
-// Bindings: 1 input, 2 state, 3 per-chunk tie counts, 4 candidates, 5 values, 6 indices.
+// Bindings: 1 input, 2 state, 3 per-chunk ties (counts, then index slots), 4 candidates, 5 values,
+// 6 indices.
 layout(local_size_x = 256) in;
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
@@ -86,33 +87,97 @@ void takeBest(uint count) {
     }
 }
 
-// Takes the first `need` elements equal to tau in index order, visiting only chunks that hold some. A
-// chunk is read in windows of 8192 elements: each invocation loads 32 consecutive elements (all loads in
-// flight), marks its ties in a bit mask, and a prefix sum of the mask counts orders the invocations.
-void takeFirstTies(uint row, uint tau, uint need) {
-    const uint chunks = SELECT_CHUNKS, x = scanIndex();
+// Every element equal to tau in chunk c (a chunk of more than R ties, all of them wanted): streamed, all
+// loads in flight before the comparisons, taken in no order.
+void takeAllTies(uint tau, uint c) {
+    const uint begin = c * SELECT_CHUNK, end = min(TOPK_N, begin + SELECT_CHUNK);
+    for (uint w = begin + gl_LocalInvocationID.x; w < end; w += 256u * 8u) {
+        uint key[8];
+        [[unroll]] for (uint u = 0u; u < 8u; ++u)
+            key[u] = rankKeyAt(gRowBase + min(w + u * 256u, end - 1u) * TOPK_AXIS_STRIDE);
+        [[unroll]] for (uint u = 0u; u < 8u; ++u)
+            if (w + u * 256u < end && key[u] == tau) take(tau, w + u * 256u);
+    }
+}
+
+// The first `need` elements equal to tau of chunk c, in index order, from its `here` tie slots (here <= R):
+// an entry is wanted when fewer than `need` slots hold a smaller index (indices are distinct).
+void takeFirstStoredTies(uint tau, uint slots, uint here, uint need) {
+    for (uint t = gl_LocalInvocationID.x; t < here; t += 256u) sBins[t] = chunkTies[slots + t];
+    barrier();
+    for (uint t = gl_LocalInvocationID.x; t < here; t += 256u) {
+        const uint idx = sBins[t];
+        uint smaller = 0u;
+        for (uint o = 0u; o < here; ++o) smaller += sBins[o] < idx ? 1u : 0u;
+        if (smaller < need) take(tau, idx);
+    }
+    barrier();
+}
+
+// The first `need` elements equal to tau of chunk c, in index order, read from the chunk: windows of 8192
+// elements, each invocation 32 consecutive ones (all loads in flight before the comparisons) marked in a bit
+// mask, a prefix sum of the mask counts ordering the invocations.
+void takeFirstReadTies(uint tau, uint c, uint need) {
+    const uint x = scanIndex(), begin = c * SELECT_CHUNK, end = min(TOPK_N, begin + SELECT_CHUNK);
     uint taken = 0u;
-    for (uint c = 0u; c < chunks && taken < need; ++c) {  // uniform
-        const uint here = chunkTies[row * chunks + c];
-        if (here == 0u) continue;
-        const uint begin = c * SELECT_CHUNK, end = min(TOPK_N, begin + SELECT_CHUNK);
-        for (uint w = begin; w < end && taken < need; w += 8192u) {  // uniform
-            const uint first = w + x * 32u;
-            uint mask = 0u;
-            [[unroll]] for (uint i = 0u; i < 32u; ++i) {
-                const uint j = first + i;
-                if (j < end && rankKeyAt(gRowBase + j * TOPK_AXIS_STRIDE) == tau) mask |= 1u << i;
-            }
-            const uint mine = bitCount(mask);
-            uint total;
-            uint rank = taken + workgroupExclusiveAdd(mine, total);
-            for (; mask != 0u && rank < need; ++rank) {
-                const int i = findLSB(mask);
-                mask &= mask - 1u;
-                take(tau, first + uint(i));
-            }
-            taken = min(need, taken + total);
+    for (uint w = begin; w < end && taken < need; w += 8192u) {  // uniform
+        const uint first = w + x * 32u;
+        uint key[32];
+        [[unroll]] for (uint i = 0u; i < 32u; ++i)
+            key[i] = rankKeyAt(gRowBase + min(first + i, end - 1u) * TOPK_AXIS_STRIDE);
+        uint mask = 0u;
+        [[unroll]] for (uint i = 0u; i < 32u; ++i)
+            if (first + i < end && key[i] == tau) mask |= 1u << i;
+        uint total;
+        uint rank = taken + workgroupExclusiveAdd(bitCount(mask), total);
+        for (; mask != 0u && rank < need; ++rank) {
+            const int i = findLSB(mask);
+            mask &= mask - 1u;
+            take(tau, first + uint(i));
         }
+        taken = min(need, taken + total);
+    }
+}
+
+// Takes the first `need` elements equal to tau in index order. The chunks' tie counts, 256 at a time and
+// summed in chunk order, say which chunks are wanted whole (their tie slots, or for more than R ties the
+// chunk itself, taken in any order) and which one only in part (ordered).
+shared uint sWhole[256], sWholeCount, sPartChunk, sPartNeed;
+void takeFirstTies(uint row, uint tau, uint need) {
+    const uint chunks = SELECT_CHUNKS, R = SELECT_TIE_SLOTS, x = scanIndex();
+    const uint slotBase = TOPK_ROWS * chunks + row * chunks * R;
+    uint taken = 0u;
+    for (uint c0 = 0u; c0 < chunks && taken < need; c0 += 256u) {  // uniform
+        if (gl_LocalInvocationID.x == 0u) {
+            sWholeCount = 0u;
+            sPartChunk = 0xFFFFFFFFu;
+        }
+        const uint c = c0 + x;
+        const uint here = c < chunks ? chunkTies[row * chunks + c] : 0u;
+        uint total;
+        const uint start = taken + workgroupExclusiveAdd(here, total);  // starts with a barrier
+        if (here != 0u && start < need) {
+            if (start + here > need) {  // at most one chunk straddles
+                sPartChunk = c;
+                sPartNeed = need - start;
+            } else if (here <= R) {
+                for (uint t = 0u; t < here; ++t) take(tau, chunkTies[slotBase + c * R + t]);
+            } else {
+                sWhole[atomicAdd(sWholeCount, 1u)] = c;
+            }
+        }
+        barrier();
+        for (uint i = 0u; i < sWholeCount; ++i) takeAllTies(tau, sWhole[i]);
+        const uint part = sPartChunk;
+        if (part != 0xFFFFFFFFu) {
+            const uint partTies = chunkTies[row * chunks + part];
+            if (partTies <= R)
+                takeFirstStoredTies(tau, slotBase + part * R, partTies, sPartNeed);
+            else
+                takeFirstReadTies(tau, part, sPartNeed);
+        }
+        taken = min(need, taken + total);
+        barrier();
     }
 }
 

@@ -266,8 +266,15 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
                                            static_cast<uint32_t>(m), static_cast<uint32_t>(digits.size())});
     for (uint32_t q = 0; q < 3; ++q) plan.params.push_back(q < digits.size() ? digits[q] : 0);
     plan.params.push_back(static_cast<uint32_t>(g));
+    // Tie slots per chunk: the filter keeps the indices of a chunk's elements equal to tau while there are at
+    // most R, so that the final step takes the first ties from them instead of reading the chunks again in
+    // one workgroup (narrow-range data: (1,16777216) K=1024 took 721 us that way, bench/NOTES.md v16). With
+    // R >= K every chunk wanted whole fits; larger K reads the chunks of more than R ties.
+    const uint64_t tieSlots = std::min<uint64_t>(K, kSlots);
+    plan.params.push_back(static_cast<uint32_t>(tieSlots));
 
-    const uint64_t stateBytes = rows * 4 * 4, tiesBytes = rows * chunks * 4, listBytes = rows * capacity * 8;
+    const uint64_t stateBytes = rows * 4 * 4, tiesBytes = rows * chunks * (1 + tieSlots) * 4,
+                   listBytes = rows * capacity * 8;
     if (std::max({stateBytes, tiesBytes, listBytes}) > limits.maxStorageBufferRange ||
         rows * chunks > 0xFFFFFFFFull)
         return unsupported(op, "its selection state needs more than the device's maxStorageBufferRange (" +

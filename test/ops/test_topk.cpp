@@ -303,6 +303,48 @@ TEST_CASE("TopK's sampled selection on rows long enough for grouped samples (ove
     }
 }
 
+TEST_CASE("TopK's sampled selection takes the first ties of tau from the chunks' tie slots, or reads the "
+          "chunks of more ties",
+          "[topk][gpu]") {
+    // Rows where tau is the best value itself, held by every `period`-th element from index `from` on, the
+    // rest random and worse: the winners are the first K of those ties by index. topk_select_final takes
+    // the chunks wanted whole from their tie slots (at most R = min(K, 1024) ties each) or, past R, by
+    // reading them; the chunk where the K-th tie falls is taken in order from its slots (at most R ties) or
+    // by reading it. Rows of 200003 elements have 49 chunks of 4082, rows of 100003 25 of 4001. The ties
+    // are dense enough for tau to be the best value (enough samples hold it), and tie 0 is never index 0.
+    WithoutChunks sampled;
+    std::mt19937 rng(404);
+    struct Case {
+        uint32_t n, k, period, from;
+    };
+    const Case cases[] = {
+        {200003, 100, 64, 5},      // 64 ties a chunk: one chunk whole from its slots, one in order
+        {200003, 1000, 16, 3},     // 255 ties a chunk: three whole from slots, the fourth in order
+        {200003, 100, 64, 120001}, // chunks of no ties first
+        {200003, 100, 2, 0},       // 2041 ties a chunk: the first one read in order
+        {100003, 5000, 2, 1},      // K over 1024 (R = 1024): whole chunks read, then one in order
+        {100003, 3000, 8, 7},      // K over 1024, 500 ties a chunk: whole ones from slots
+    };
+    for (const Case& c : cases) {
+        for (DataType type : {DataType::Float32, DataType::Int32}) {
+            for (auto dir : {AxisDirection::Decreasing, AxisDirection::Increasing}) {
+                const bool f32 = type == DataType::Float32, dec = dir == AxisDirection::Decreasing;
+                // The rest within [0.5, 1) or [0, 1000000); the ties above (DECREASING) or below it.
+                const uint32_t best =
+                    f32 ? (dec ? 0x40000000u : 0x3E800000u) : (dec ? 2000000u : 0xFFFFFFFBu);
+                rt::HostTensor input(type, {1, c.n});
+                for (uint32_t i = 0; i < c.n; ++i)
+                    input.setBits(i, i >= c.from && (i - c.from) % c.period == 0 ? best
+                                     : f32 ? 0x3F000000u + rng() % 0x800000u
+                                           : rng() % 1000000u);
+                INFO("ties every " << c.period << " from " << c.from);
+                checkTopK(rt::device(), input, 1, c.k, dir, DataType::UInt32);
+                checkTopK(rt::device(KernelPreference::Portable), input, 1, c.k, dir, DataType::UInt32);
+            }
+        }
+    }
+}
+
 TEST_CASE("TopK by invocation-private lists (K <= 32): one part or several, contiguous and strided rows",
           "[topk][gpu]") {
     // Shapes and K reach each form of core/topk.cpp's planLane (parts as it computes them): one part per row

@@ -10,17 +10,19 @@
 //      practically never happens, while about m * n / S do.
 //   2. topk_select_filter: many workgroups per row read the row once. Elements ranked below tau are
 //      appended to the row's candidate list (at most `capacity` are stored); elements equal to tau are
-//      counted per chunk.
+//      counted per chunk, and a chunk's tie indices kept (in no order) while there are at most R of them.
 //   3. topk_select_final: one workgroup per row. With at least K candidates (all stored) it selects the K
 //      best of the list by radix over (rank, index); with fewer, it takes them all plus the first elements
-//      equal to tau in index order (the chunk counts say where they are). Otherwise (the estimate missed,
+//      equal to tau in index order (the chunk counts say which chunks hold them; the tie slots, or for a
+//      chunk of more than R ties its elements, say which ones). Otherwise (the estimate missed,
 //      or the list overflowed) it selects from the whole input row itself: slow, but exact. Then it sorts
 //      the K winners by (rank, index) and writes values (bit for bit from the input) and indices.
 //
 // Params beyond the TopK block (topk.glsl): [30] input elements per filter workgroup (a chunk), [31] chunks
 // per row, [32] key bits (8, 16 or 32), [33] candidate list capacity per row, [34] samples S per row,
 // [35] the sample rank m (1-based), [36] digits D, [37 + q] digit q: shift | width << 8 (at most 3),
-// [40] elements per sample g (a sample is the smallest rank of g elements of its stratum).
+// [40] elements per sample g (a sample is the smallest rank of g elements of its stratum), [41] tie slots
+// per chunk R. The per-chunk ties binding holds rows * chunks counts, then R index slots per chunk.
 // Per row in `state` (SELECT_STATE words): [0] tau, [1] candidates (ranked below tau; may exceed the
 // capacity), [2] elements equal to tau.
 #define SELECT_STATE 4u
@@ -33,6 +35,7 @@
 #define SELECT_SAMPLE_RANK P(35)
 #define SELECT_DIGITS P(36)
 #define SELECT_SAMPLE_GROUP P(40)
+#define SELECT_TIE_SLOTS P(41)
 
 uint digitShift(uint q) { return P(37u + q) & 0xFFu; }
 uint digitWidth(uint q) { return P(37u + q) >> 8u; }
