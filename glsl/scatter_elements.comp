@@ -1,45 +1,5 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// ScatterElements' scatter pass (the copy pass ran before it): one thread per updates element writes it
-// at its own coordinates with the Axis coordinate replaced by its index. Out-of-range indices are dropped
-// and flagged in status[0].
-// Params: [0] updates count, [1] axis, [2] input size at axis, [3..19] indices view (its sizes are also
-// the updates' sizes), [20..36] updates view, [37..44] output pitch per dimension.
-// Bindings: 1 indices, 2 updates, 3 output (packed), 4 status.
-layout(local_size_x = 256) in;
-// groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
-layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
-#include "ripple/common.glsl"
-#include "ripple/index.glsl"
-#define OUT_BINDING 3
-#include "ripple/store.glsl"
-
-layout(std430, binding = 1) readonly buffer Indices { uint indices[]; };
-layout(std430, binding = 2) readonly buffer Updates { uint updates[]; };
-layout(std430, binding = 4) buffer Status { uint status[]; };
-
-void main() {
-    const uint count = P(0);
-    const uint axis = P(1);
-    const uint axisSize = P(2);
-    const uint rank = P(3);
-    const uint stride = pc.groupCount * gl_WorkGroupSize.x;
-    for (uint e = gl_GlobalInvocationID.x; e < count; e += stride) {
-        uint linear = e;
-        uint offIndices = 0u, offUpdates = 0u, target = 0u;
-        for (uint d = rank; d > 0u; --d) {
-            uint size = P(3u + d);
-            uint c = linear % size;
-            linear /= size;
-            offIndices += c * P(3u + 8u + d);
-            offUpdates += c * P(20u + 8u + d);
-            if (d - 1u != axis) target += c * P(37u + d - 1u);
-        }
-        uint r;
-        if (!resolveIndex(LOAD_INDEX(indices, offIndices), axisSize, r)) {
-            atomicOr(status[0], 1u);
-            continue;
-        }
-        storeElement(target + r * P(37u + axis), LOAD_ELEM(updates, offUpdates));
-    }
-}
+// ScatterElements' scatter pass, each update written (ELEM: the element size class).
+// ripple/scatter_elements_pass.glsl.
+#include "ripple/scatter_elements_pass.glsl"

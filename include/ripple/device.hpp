@@ -28,6 +28,7 @@ struct AdapterFeatures {
     bool int8 = false;              // shaderInt8
     bool int16 = false;             // shaderInt16
     bool float16 = false;           // shaderFloat16
+    bool float64 = false;           // shaderFloat64 (FLOAT64 scatter reductions)
     bool subgroups = false;         // compute-stage subgroup basic/ballot/arithmetic/shuffle
     bool pushDescriptors = false;   // VK_KHR_push_descriptor
     bool timelineSemaphore = false; // needed: tickets are timeline-semaphore values

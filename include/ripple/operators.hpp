@@ -7,7 +7,13 @@
 
 namespace ripple {
 
-// ONNX ScatterND-16/ScatterElements-16 reductions. Only None is implemented yet (others: Unsupported).
+// ripple's addition: the reductions of ONNX ScatterND-18 / ScatterElements-18 (`reduction`). None (the
+// default, DirectML's behaviour): each update is written, one of several for the same target wins. Add,
+// Mul, Max, Min: every update is combined with its target, duplicates included, atomically. Integers wrap;
+// FLOAT16 and BFLOAT16 round to nearest even after every update; float Max/Min count +0.0 above -0.0 and
+// a NaN operand gives NaN. Float Add/Mul of duplicates combine in no fixed order (results may differ in
+// the last place from run to run). 64-bit types need shaderInt64 and shaderBufferInt64Atomics, FLOAT64
+// also shaderFloat64 (else StatusCode::Unsupported at compile).
 enum class ScatterReduction : uint32_t { None, Add, Mul, Max, Min };
 
 // output = input; output[indices[...]] = updates[...]   (DML_SCATTER_ND_OPERATOR_DESC)
@@ -18,7 +24,8 @@ enum class ScatterReduction : uint32_t { None, Add, Mul, Max, Min };
 // - UpdatesTensor.Sizes = leading 1s, IndicesTensor's meaningful sizes without the last, then the input's
 //   trailing InputDimensionCount - q sizes. Same data type as InputTensor (any of the 11).
 // - OutputTensor: InputTensor's sizes and data type, packed (no Strides).
-// - Duplicate tuples: one of the colliding updates wins, whole; every other element is exact.
+// - Duplicate tuples: one of the colliding updates wins, whole; every other element is exact. With a
+//   Reduction other than None, all of them are combined (ScatterReduction).
 struct ScatterNDDesc {
     TensorDesc InputTensor;
     TensorDesc IndicesTensor;

@@ -26,10 +26,11 @@ void addCopy(Plan& plan, uint32_t inputTensor, uint32_t outputTensor);
 Status checkScatterTensors(const char* op, const TensorDesc& input, const TensorDesc& indices,
                            const TensorDesc& updates, const TensorDesc& output, ScatterReduction reduction,
                            const PlanLimits& limits);
-// A scatter plan's frame (tensors in binding order), and its scatter pass: `kernel` + ".<elem>.<index>"
-// over every updates element, params block from `base`.
+// A scatter plan's frame (tensors in binding order), and its scatter pass over every updates element,
+// params block from `base`: `kernel` + ".<elem>.<index>" (with modes) for NONE, else `kernel` +
+// "_reduce.<dtype>.<index>" with the reduction appended to the params.
 Plan scatterPlan(const char* op, const TensorDesc& input, const TensorDesc& indices,
                  const TensorDesc& updates, const TensorDesc& output);
-void addScatterPass(Plan& plan, const char* kernel, uint32_t base);
+void addScatterPass(Plan& plan, const char* kernel, uint32_t base, ScatterReduction reduction);
 
 } // namespace ripple::core

@@ -70,8 +70,6 @@ Status checkScatterTensors(const char* op, const TensorDesc& input, const Tensor
     if (static_cast<uint32_t>(reduction) > static_cast<uint32_t>(ScatterReduction::Min))
         return invalid(op, "Reduction (" + std::to_string(static_cast<uint32_t>(reduction)) +
                                ") is not a ScatterReduction");
-    if (reduction != ScatterReduction::None)
-        return unsupported(op, "Reduction other than NONE is not implemented yet");
     if (Status s = checkType(op, "IndicesTensor", indices,
                              {DataType::Int32, DataType::Int64, DataType::UInt32, DataType::UInt64},
                              "INT32, INT64, UINT32 or UINT64");
@@ -92,12 +90,48 @@ Plan scatterPlan(const char* op, const TensorDesc& input, const TensorDesc& indi
     return plan;
 }
 
-void addScatterPass(Plan& plan, const char* kernel, uint32_t base) {
+// The data type's name in the reduction kernels' DTYPE axis.
+const char* reduceClass(DataType type) {
+    switch (type) {
+    case DataType::Float32:
+        return "f32";
+    case DataType::Float16:
+        return "f16";
+    case DataType::BFloat16:
+        return "bf16";
+    case DataType::Int32:
+        return "i32";
+    case DataType::UInt32:
+        return "u32";
+    case DataType::Int16:
+        return "i16";
+    case DataType::UInt16:
+        return "u16";
+    case DataType::Int8:
+        return "i8";
+    case DataType::UInt8:
+        return "u8";
+    case DataType::Float64:
+        return "f64";
+    case DataType::Int64:
+        return "i64";
+    default:
+        return "u64";
+    }
+}
+
+void addScatterPass(Plan& plan, const char* kernel, uint32_t base, ScatterReduction reduction) {
     const TensorDesc& updates = plan.tensors[2];
     PlanDispatch d;
-    d.kernel = std::string(kernel) + "." + elementClass(updates.DataType) + "." +
-               indexClass(plan.tensors[1].DataType);
-    d.hasModes = true;
+    if (reduction == ScatterReduction::None) {
+        d.kernel = std::string(kernel) + "." + elementClass(updates.DataType) + "." +
+                   indexClass(plan.tensors[1].DataType);
+        d.hasModes = true;
+    } else { // the pass's params end with the reduction (glsl/include/ripple/scatter_*_pass.glsl)
+        plan.params.push_back(static_cast<uint32_t>(reduction));
+        d.kernel = std::string(kernel) + "_reduce." + reduceClass(updates.DataType) + "." +
+                   indexClass(plan.tensors[1].DataType);
+    }
     d.bindings = {{BindingKind::Params},
                   {BindingKind::Tensor, 1},
                   {BindingKind::Tensor, 2},

@@ -41,7 +41,7 @@ Result<Plan> planScatterElements(const ScatterElementsDesc& desc, const PlanLimi
     std::vector<uint32_t> pitch = packedStrides(in.Sizes);
     for (uint32_t d = 0; d < 8; ++d) p.push_back(d < n ? pitch[d] : 0);
 
-    addScatterPass(plan, "scatter_elements", base);
+    addScatterPass(plan, "scatter_elements", base, desc.Reduction);
     return plan;
 }
 

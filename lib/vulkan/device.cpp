@@ -87,6 +87,7 @@ Result<std::unique_ptr<detail::BackendDevice>> VulkanDevice::create(const Device
     VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     features.features.shaderInt64 = f.int64;
     features.features.shaderInt16 = f.int16;
+    features.features.shaderFloat64 = f.float64;
     VkPhysicalDevice16BitStorageFeatures s16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
     s16.storageBuffer16BitAccess = f.storage16;
     VkPhysicalDevice8BitStorageFeatures s8{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES};
@@ -225,6 +226,7 @@ Result<std::unique_ptr<VulkanDevice>> VulkanDevice::adopt(const AdoptedHandles& 
     AdapterFeatures& f = dev->adapter_.features;
     const AdapterFeatures& e = h.enabled;
     f.int64 &= e.int64, f.int16 &= e.int16, f.int8 &= e.int8, f.float16 &= e.float16;
+    f.float64 &= e.float64;
     f.storage8 &= e.storage8, f.storage16 &= e.storage16, f.int64Atomics &= e.int64Atomics;
     f.pushDescriptors &= e.pushDescriptors, f.subgroups &= e.subgroups;
     dev->device_ = h.device;

@@ -126,7 +126,7 @@ Result<std::unique_ptr<Instance>> Instance::create(bool validation, LogCallback 
     }
     inst->loadFunctions(vkGetInstanceProcAddr, debugUtils);
     if (validation && inst->fn_.vkCreateDebugUtilsMessengerEXT) {
-        messenger.pNext = nullptr;  // the validation features were for vkCreateInstance only
+        messenger.pNext = nullptr; // the validation features were for vkCreateInstance only
         inst->fn_.vkCreateDebugUtilsMessengerEXT(inst->instance_, &messenger, nullptr, &inst->messenger_);
     }
     inst->findPhysicalDevices();
@@ -248,6 +248,7 @@ AdapterInfo Instance::describe(uint32_t index) const {
     f.storage8 = s8.storageBuffer8BitAccess;
     f.int8 = f16i8.shaderInt8;
     f.float16 = f16i8.shaderFloat16;
+    f.float64 = features.features.shaderFloat64;
     f.int64Atomics = a64.shaderBufferInt64Atomics;
     const VkSubgroupFeatureFlags needed = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
                                           VK_SUBGROUP_FEATURE_ARITHMETIC_BIT |

@@ -2,9 +2,10 @@
 //
 //   ripple-run top-k --input X.npy --axis A --k K [--direction decreasing|increasing]
 //                    [--index-type uint32|uint64|int64] --output-values V.npy --output-indices I.npy
-//   ripple-run scatter-nd --input X.npy --indices I.npy --updates U.npy --output O.npy [--reduction none]
+//   ripple-run scatter-nd --input X.npy --indices I.npy --updates U.npy --output O.npy
+//                    [--reduction none|add|mul|max|min]
 //   ripple-run scatter-elements --input X.npy --indices I.npy --updates U.npy --axis A --output O.npy
-//                    [--reduction none]
+//                    [--reduction none|add|mul|max|min]
 //   ripple-run devices
 // Options for every operator: --backend vulkan|d3d12 (default vulkan; d3d12 where ripple was built with it),
 // --device N (adapter index, see `devices`; RIPPLE_DEVICE=N does the same),
@@ -225,14 +226,14 @@ int listDevices() {
                                     std::to_string(a.apiVersion & 0xFFF) + ", subgroup size " +
                                     std::to_string(f.subgroupSize)
                               : ", portable kernels (HLSL shader model 5.1)";
-        std::printf("%u: %s\n   backend %s, type %s%s, maxStorageBufferRange %" PRIu64
-                    "\n   features:%s%s%s%s%s%s%s%s%s\n",
-                    a.index, a.name.c_str(), ripple::toString(a.backend), ripple::toString(a.type),
-                    api.c_str(), f.maxStorageBufferRange, f.int64 ? " shaderInt64" : "",
-                    f.int64Atomics ? " int64Atomics" : "", f.int16 ? " shaderInt16" : "",
-                    f.int8 ? " shaderInt8" : "", f.float16 ? " shaderFloat16" : "",
-                    f.storage8 ? " storage8" : "", f.storage16 ? " storage16" : "",
-                    f.subgroups ? " subgroups" : "", f.pushDescriptors ? " pushDescriptors" : "");
+        std::printf(
+            "%u: %s\n   backend %s, type %s%s, maxStorageBufferRange %" PRIu64
+            "\n   features:%s%s%s%s%s%s%s%s%s%s\n",
+            a.index, a.name.c_str(), ripple::toString(a.backend), ripple::toString(a.type), api.c_str(),
+            f.maxStorageBufferRange, f.int64 ? " shaderInt64" : "", f.int64Atomics ? " int64Atomics" : "",
+            f.int16 ? " shaderInt16" : "", f.int8 ? " shaderInt8" : "", f.float16 ? " shaderFloat16" : "",
+            f.float64 ? " shaderFloat64" : "", f.storage8 ? " storage8" : "", f.storage16 ? " storage16" : "",
+            f.subgroups ? " subgroups" : "", f.pushDescriptors ? " pushDescriptors" : "");
     }
     return kOk;
 }
@@ -269,7 +270,6 @@ int run(const Args& args) {
         axis = static_cast<uint32_t>(v);
         return true;
     };
-    auto reductionOk = [&]() { return !args.has("reduction") || args.values.at("reduction") == "none"; };
 
     if (args.op == "top-k") {
         for (const char* k : {"axis", "k", "output-values", "output-indices"})
@@ -337,12 +337,14 @@ int run(const Args& args) {
                     "unknown operator '" + args.op + "': use top-k, scatter-nd, scatter-elements or devices");
     for (const char* k : {"indices", "updates", "output"})
         if (!need(k)) return fail(kInvalid, args.op + ": --" + k + " is required");
-    if (!reductionOk()) {
-        const std::string& r = args.values.at("reduction");
-        if (r != "add" && r != "mul" && r != "max" && r != "min")
-            return fail(kInvalid, args.op + ": --reduction must be none, add, mul, max or min");
-        return fail(kInvalid, args.op + ": --reduction " + r + " is not implemented yet (only none)");
-    }
+    const std::string r = args.has("reduction") ? args.values.at("reduction") : "none";
+    const ripple::ScatterReduction reduction = r == "add"   ? ripple::ScatterReduction::Add
+                                               : r == "mul" ? ripple::ScatterReduction::Mul
+                                               : r == "max" ? ripple::ScatterReduction::Max
+                                               : r == "min" ? ripple::ScatterReduction::Min
+                                                            : ripple::ScatterReduction::None;
+    if (r != "none" && reduction == ripple::ScatterReduction::None)
+        return fail(kInvalid, args.op + ": --reduction must be none, add, mul, max or min");
     npy::Array indices, updates;
     if (!npy::load(args.values.at("indices"), indices, error)) return fail(kInvalid, "--indices: " + error);
     if (!npy::load(args.values.at("updates"), updates, error)) return fail(kInvalid, "--updates: " + error);
@@ -363,6 +365,7 @@ int run(const Args& args) {
         desc.OutputTensor = descOf(output, rank);
         desc.InputDimensionCount = static_cast<uint32_t>(input.shape.size());
         desc.IndicesDimensionCount = static_cast<uint32_t>(indices.shape.size());
+        desc.Reduction = reduction;
         op = device->compile(desc);
     } else {
         ripple::ScatterElementsDesc desc;
@@ -373,6 +376,7 @@ int run(const Args& args) {
         if (!need("axis") || !axisArg(input.shape.size(), desc.Axis))
             return fail(kInvalid, "scatter-elements: --axis must be an integer in [-rank, rank)");
         desc.Axis += static_cast<uint32_t>(rank - input.shape.size());
+        desc.Reduction = reduction;
         op = device->compile(desc);
     }
     if (!op) return fail(exitFor(op.status()), op.status().message());

@@ -53,6 +53,29 @@ void putBits(std::vector<uint8_t>& out, uint64_t element, uint32_t size, uint64_
     std::memcpy(out.data() + element * size, &bits, size);
 }
 
+uint64_t getBits(const std::vector<uint8_t>& out, uint64_t element, uint32_t size) {
+    uint64_t bits = 0;
+    std::memcpy(&bits, out.data() + element * size, size);
+    return bits;
+}
+
+// x rounded to nearest even at `mantissaBits` bits of precision (normal range only: the reduction tests'
+// values stay there), as the bits of a FLOAT16 (5 exponent bits) or BFLOAT16 (8).
+uint64_t roundToNarrowFloat(double x, int mantissaBits, int exponentBits) {
+    const int bias = (1 << (exponentBits - 1)) - 1;
+    const uint64_t sign = std::signbit(x) ? 1u << (mantissaBits + exponentBits) : 0;
+    const uint64_t inf = ((1u << exponentBits) - 1) << mantissaBits;
+    if (x == 0) return sign;
+    if (std::isinf(x)) return sign | inf;
+    int e;
+    const double m = std::frexp(std::fabs(x), &e);              // |x| = m 2^e, m in [0.5, 1)
+    double r = std::nearbyint(std::ldexp(m, mantissaBits + 1)); // default mode: to nearest even
+    if (r == std::ldexp(1.0, mantissaBits + 1)) r /= 2, ++e;    // rounded up to the next power of 2
+    const int biased = e - 1 + bias;
+    if (biased >= (1 << exponentBits) - 1) return sign | inf;
+    return sign | (uint64_t(biased) << mantissaBits) | (uint64_t(r) - (1u << mantissaBits));
+}
+
 bool resolve(const HostTensor& indices, uint64_t linear, uint32_t size, uint64_t& out) {
     uint64_t raw = indices.bits(linear);
     if (isSigned(indices.desc.DataType)) {
@@ -74,7 +97,47 @@ std::vector<uint8_t> packedCopy(const HostTensor& input, uint64_t outBytes) {
     return out;
 }
 
+// The result of a float MAX / MIN (SEMANTICS.md): true when update b is, false when current a stays.
+bool floatTakesUpdate(double a, double b, bool negativeA, bool negativeB, ripple::ScatterReduction op) {
+    if (std::isnan(a)) return false;
+    if (std::isnan(b)) return true;
+    const bool max = op == ripple::ScatterReduction::Max;
+    if (a == b) return max ? negativeA && !negativeB : !negativeA && negativeB; // +0.0 above -0.0
+    return max ? b > a : b < a;
+}
+
 } // namespace
+
+uint64_t combineBits(ripple::DataType t, uint64_t a, uint64_t b, ripple::ScatterReduction op) {
+    using ripple::DataType;
+    using ripple::ScatterReduction;
+    const uint32_t size = ripple::elementSize(t);
+    const uint64_t mask = size == 8 ? ~0ull : (1ull << (8 * size)) - 1;
+    const bool add = op == ScatterReduction::Add, mul = op == ScatterReduction::Mul;
+    if (isFloat(t)) {
+        const double x = floatValue(t, a), y = floatValue(t, b);
+        if (!add && !mul)
+            return floatTakesUpdate(x, y, (a >> (8 * size - 1)) & 1, (b >> (8 * size - 1)) & 1, op) ? b : a;
+        // FLOAT16, BFLOAT16, FLOAT32 operands: their sum and product rounded to double, then to the type,
+        // are rounded correctly (double's 53 bits are at least twice the type's precision plus 2).
+        // FLOAT64: the double operation itself.
+        const double exact = add ? x + y : x * y;
+        if (t == DataType::Float16) return roundToNarrowFloat(exact, 10, 5);
+        if (t == DataType::BFloat16) return roundToNarrowFloat(exact, 7, 8);
+        uint64_t bits = 0;
+        if (t == DataType::Float32) {
+            const float f = static_cast<float>(exact);
+            std::memcpy(&bits, &f, 4);
+        } else {
+            std::memcpy(&bits, &exact, 8);
+        }
+        return bits;
+    }
+    if (add) return (a + b) & mask; // wraps
+    if (mul) return (a * b) & mask;
+    const int c = compareValues(t, b, a);
+    return (op == ScatterReduction::Max ? c > 0 : c < 0) ? b : a;
+}
 
 int compareValues(ripple::DataType t, uint64_t a, uint64_t b) {
     if (isFloat(t)) {
@@ -117,7 +180,12 @@ std::vector<uint8_t> referenceScatterND(const ripple::ScatterNDDesc& desc, const
             if (outOfRange) ++*outOfRange;
             continue;
         }
-        for (uint64_t s = 0; s < slice; ++s) putBits(out, base + s, size, updates.bits(t * slice + s));
+        for (uint64_t s = 0; s < slice; ++s)
+            putBits(out, base + s, size,
+                    desc.Reduction == ripple::ScatterReduction::None
+                        ? updates.bits(t * slice + s)
+                        : combineBits(input.desc.DataType, getBits(out, base + s, size),
+                                      updates.bits(t * slice + s), desc.Reduction));
     }
     return out;
 }
@@ -154,7 +222,11 @@ std::vector<uint8_t> referenceScatterElements(const ripple::ScatterElementsDesc&
             if (outOfRange) ++*outOfRange;
             continue;
         }
-        putBits(out, targets[e], size, updates.bits(e));
+        putBits(out, targets[e], size,
+                desc.Reduction == ripple::ScatterReduction::None
+                    ? updates.bits(e)
+                    : combineBits(input.desc.DataType, getBits(out, targets[e], size), updates.bits(e),
+                                  desc.Reduction));
     }
     return out;
 }

@@ -7,7 +7,8 @@
 namespace rt {
 
 // ScatterND / ScatterElements: out-of-range updates are skipped and counted in *outOfRange. With
-// duplicate targets the reference applies updates in row-major order (the last wins).
+// duplicate targets the reference applies updates in row-major order (the last wins, or with a Reduction
+// each is combined in that order by combineBits).
 std::vector<uint8_t> referenceScatterND(const ripple::ScatterNDDesc& desc, const HostTensor& input,
                                         const HostTensor& indices, const HostTensor& updates,
                                         int* outOfRange);
@@ -20,6 +21,10 @@ std::vector<std::vector<uint64_t>> scatterTargets(const ripple::ScatterElementsD
 
 void referenceTopK(const ripple::TopKDesc& desc, const HostTensor& input, std::vector<uint8_t>& values,
                    std::vector<uint8_t>& indices);
+
+// A scatter reduction's combination of current element bits a with update bits b (SEMANTICS.md; ripple's
+// ScatterReduction): by value, float sums and products rounded once to the type from their exact value.
+uint64_t combineBits(ripple::DataType type, uint64_t a, uint64_t b, ripple::ScatterReduction op);
 
 // Promised order of two values of a data type: -1, 0 (equal: -0.0 == +0.0, NaN == NaN) or 1.
 int compareValues(ripple::DataType type, uint64_t a, uint64_t b);

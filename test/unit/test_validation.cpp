@@ -243,9 +243,22 @@ TEST_CASE("ScatterND rules name the tensor, the field and the rule", "[unit]") {
     d.IndicesTensor.Sizes = {1, 4, 1};
     CHECK(messageOf(core::planScatterND(d, limits())) ==
           "ScatterND: IndicesTensor.DimensionCount (3) must equal InputTensor.DimensionCount (2)");
-    d = scatterND();
-    d.Reduction = ScatterReduction::Add;
-    CHECK(core::planScatterND(d, limits()).status().code() == StatusCode::Unsupported);
+}
+
+TEST_CASE("Scatter reductions plan a copy, then the reduce pass of the data type with the reduction in its "
+          "params",
+          "[unit]") {
+    auto d = scatterND();
+    d.Reduction = ScatterReduction::Max;
+    auto p = core::planScatterND(d, limits());
+    REQUIRE(p.ok());
+    REQUIRE(p.value().dispatches.size() == 2);
+    CHECK(p.value().dispatches[1].kernel == "scatter_nd_reduce.f32.u32");
+    CHECK_FALSE(p.value().dispatches[1].hasModes);
+    CHECK(p.value().params.back() == static_cast<uint32_t>(ScatterReduction::Max));
+    d.Reduction = static_cast<ScatterReduction>(5);
+    CHECK(messageOf(core::planScatterND(d, limits())) ==
+          "ScatterND: Reduction (5) is not a ScatterReduction");
 }
 
 TEST_CASE("ScatterND plans a copy then a scatter, and only a copy without updates", "[unit]") {

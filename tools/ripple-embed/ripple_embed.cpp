@@ -94,6 +94,9 @@ bool reflect(Variant& v) {
             case SpvCapabilityFloat16:
                 v.features |= FeatureFloat16;
                 break;
+            case SpvCapabilityFloat64:
+                v.features |= FeatureFloat64;
+                break;
             case SpvCapabilityStorageBuffer8BitAccess:
                 v.features |= FeatureStorage8;
                 break;

@@ -1,0 +1,50 @@
+// ScatterElements' scatter pass (the copy pass ran before it): one thread per updates element writes it
+// at its own coordinates with the Axis coordinate replaced by its index, or with SCATTER_REDUCE combines it
+// with what is there (ripple/combine.glsl). Out-of-range indices are dropped and flagged in status[0].
+// Params: [0] updates count, [1] axis, [2] input size at axis, [3..19] indices view (its sizes are also
+// the updates' sizes), [20..36] updates view, [37..44] output pitch per dimension, [45] the reduction
+// (ScatterReduction: 1 ADD, 2 MUL, 3 MAX, 4 MIN; read with SCATTER_REDUCE only).
+// Bindings: 1 indices, 2 updates, 3 output (packed), 4 status.
+layout(local_size_x = 256) in;
+// groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
+layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
+#include "ripple/common.glsl"
+#include "ripple/index.glsl"
+#define OUT_BINDING 3
+#if defined(SCATTER_REDUCE)
+#include "ripple/combine.glsl"
+#define SCATTER_WRITE(e, bits) combineElement(e, bits, P(45u))
+#else
+#include "ripple/store.glsl"
+#define SCATTER_WRITE(e, bits) storeElement(e, bits)
+#endif
+
+layout(std430, binding = 1) readonly buffer Indices { uint indices[]; };
+layout(std430, binding = 2) readonly buffer Updates { uint updates[]; };
+layout(std430, binding = 4) buffer Status { uint status[]; };
+
+void main() {
+    const uint count = P(0);
+    const uint axis = P(1);
+    const uint axisSize = P(2);
+    const uint rank = P(3);
+    const uint stride = pc.groupCount * gl_WorkGroupSize.x;
+    for (uint e = gl_GlobalInvocationID.x; e < count; e += stride) {
+        uint linear = e;
+        uint offIndices = 0u, offUpdates = 0u, target = 0u;
+        for (uint d = rank; d > 0u; --d) {
+            uint size = P(3u + d);
+            uint c = linear % size;
+            linear /= size;
+            offIndices += c * P(3u + 8u + d);
+            offUpdates += c * P(20u + 8u + d);
+            if (d - 1u != axis) target += c * P(37u + d - 1u);
+        }
+        uint r;
+        if (!resolveIndex(LOAD_INDEX(indices, offIndices), axisSize, r)) {
+            atomicOr(status[0], 1u);
+            continue;
+        }
+        SCATTER_WRITE(target + r * P(37u + axis), LOAD_ELEM(updates, offUpdates));
+    }
+}

@@ -1,0 +1,220 @@
+// Scatter reductions (ADD, MUL, MAX, MIN; SEMANTICS.md, ONNX ScatterND-18 / ScatterElements-18) on the
+// device against the CPU reference: every data type and reduction, many duplicates (1,000,000 updates into
+// 1,024 targets), neighbouring 8- and 16-bit targets updated at the same time, slices and non-last axes.
+#include "scatter_cases.hpp"
+
+using namespace ripple;
+using namespace sc;
+
+namespace {
+
+const ScatterReduction kReductions[] = {ScatterReduction::Add, ScatterReduction::Mul, ScatterReduction::Max,
+                                        ScatterReduction::Min};
+const DataType kReduceTypes[] = {DataType::Float32, DataType::Float16, DataType::BFloat16, DataType::UInt32,
+                                 DataType::UInt16,  DataType::UInt8,   DataType::Int32,    DataType::Int16,
+                                 DataType::Int8,    DataType::Float64, DataType::UInt64,   DataType::Int64};
+
+const char* reductionName(ScatterReduction r) {
+    return r == ScatterReduction::Add   ? "ADD"
+           : r == ScatterReduction::Mul ? "MUL"
+           : r == ScatterReduction::Max ? "MAX"
+                                        : "MIN";
+}
+
+// The bits of value v (exactly representable in the type: the generators below make sure) of a float type.
+uint64_t floatBits(DataType t, double v) {
+    uint64_t bits = 0;
+    if (t == DataType::Float64) {
+        std::memcpy(&bits, &v, 8);
+    } else if (t == DataType::Float16) {
+        const _Float16 h = static_cast<_Float16>(v);
+        std::memcpy(&bits, &h, 2);
+    } else {
+        const float f = static_cast<float>(v);
+        std::memcpy(&bits, &f, 4);
+        if (t == DataType::BFloat16) bits >>= 16; // exact: the values have at most 8 significant bits
+    }
+    return bits;
+}
+
+// A float value for `op` on type t, exactly representable there: for ADD k/256 (FLOAT16, FLOAT32, FLOAT64)
+// or k/16 (BFLOAT16); for MUL +-(1 + k/2^s), near 1 so that a thousand products stay in range; for MAX/MIN
+// normal values of either sign, ties and infinities.
+double floatValue(DataType t, ScatterReduction op, std::mt19937& rng) {
+    const bool bf16 = t == DataType::BFloat16;
+    const int k = static_cast<int>(rng() % 255) - 127;
+    if (op == ScatterReduction::Add) return bf16 ? k / 16.0 : k * 8 / 256.0;
+    if (op == ScatterReduction::Mul) {
+        const double step = t == DataType::Float16 ? 1024.0 : bf16 ? 128.0 : 4096.0;
+        const double span = bf16 ? 2 : 8;
+        return ((rng() & 1) ? -1.0 : 1.0) * (1.0 + std::fmod(std::fabs(double(k)), span + 1) / step);
+    }
+    switch (rng() % 8) {
+    case 0:
+        return 0.0;
+    case 1:
+        return -0.0;
+    case 2:
+        return (rng() & 1) ? INFINITY : -INFINITY;
+    default:
+        return k / 4.0;
+    }
+}
+
+const uint64_t kNaN[] = {0x7FC00000u, 0x7E00u, 0x7FC0u, 0x7FF8000000000000ull}; // f32, f16, bf16, f64
+
+uint64_t nanBits(DataType t) {
+    return t == DataType::Float32    ? kNaN[0]
+           : t == DataType::Float16  ? kNaN[1]
+           : t == DataType::BFloat16 ? kNaN[2]
+                                     : kNaN[3];
+}
+
+// Updates whose combination does not depend on the order the device applies them in: integer ADD and MUL
+// wrap, which commutes exactly (MUL's factors odd, so products never collapse to 0), and MAX/MIN keep one
+// of the operands (one NaN pattern, now and then); float ADD and MUL round after every update, so all
+// updates of one target carry that target's own value, and only their count decides the result.
+void fillReduce(rt::HostTensor& input, rt::HostTensor& updates, const std::vector<uint64_t>& targetOf,
+                ScatterReduction op, std::mt19937& rng) {
+    const DataType t = input.desc.DataType;
+    const bool fl = rt::isFloat(t);
+    const bool perTarget = fl && (op == ScatterReduction::Add || op == ScatterReduction::Mul);
+    std::vector<uint64_t> targetValue(input.count());
+    for (uint64_t i = 0; i < input.count(); ++i) {
+        input.setBits(i, fl ? floatBits(t, op == ScatterReduction::Mul ? 1.0 + (rng() % 64) / 64.0
+                                                                       : floatValue(t, op, rng))
+                            : (uint64_t(rng()) << 32 | rng()));
+        targetValue[i] = fl ? floatBits(t, floatValue(t, op, rng)) : 0;
+    }
+    // Float MAX/MIN: every fourth target sees only zeros of both signs (and, for MAX, negative values; for
+    // MIN positive ones), so that the +0.0-above--0.0 rule decides it.
+    auto zeroTarget = [&](uint64_t target) { return fl && !perTarget && target % 4 == 0; };
+    const double away = op == ScatterReduction::Max ? -1.0 : 1.0;
+    for (uint64_t i = 0; i < input.count(); i += 4)
+        if (zeroTarget(i)) input.setBits(i, floatBits(t, (rng() & 1) ? 0.0 : away));
+    for (uint64_t e = 0; e < updates.count(); ++e) {
+        uint64_t bits = uint64_t(rng()) << 32 | rng();
+        if (perTarget)
+            bits = targetValue[targetOf[e]];
+        else if (zeroTarget(targetOf[e]))
+            bits = floatBits(t, rng() % 3 == 0 ? away * (1 + rng() % 4) : (rng() & 1) ? 0.0 : -0.0);
+        else if (fl)
+            bits = rng() % 100000 == 0 ? nanBits(t) : floatBits(t, floatValue(t, op, rng));
+        else if (op == ScatterReduction::Mul)
+            bits |= 1;
+        updates.setBits(e, bits);
+    }
+}
+
+// Runs one reduction case and compares with the reference (which applies the updates in row-major order).
+template <class Desc>
+void run(Desc& desc, const rt::HostTensor& in, const rt::HostTensor& ind, const rt::HostTensor& upd,
+         std::vector<uint8_t> (*reference)(const Desc&, const rt::HostTensor&, const rt::HostTensor&,
+                                           const rt::HostTensor&, int*)) {
+    INFO(reductionName(desc.Reduction)
+         << " input " << rt::describe(desc.InputTensor) << " indices " << rt::describe(desc.IndicesTensor));
+    auto op = rt::device().compile(desc);
+    if (noD3D12Form(op, desc.InputTensor.DataType)) return;
+    INFO(op.status().message());
+    REQUIRE(op.ok());
+    rt::GpuResult r = rt::runOnGpu(rt::device(), op.value(), {&in, &ind, &upd}, {desc.OutputTensor});
+    INFO(r.status.message());
+    REQUIRE(r.status.ok());
+    int outOfRange = 0;
+    compareOutput(r, reference(desc, in, ind, upd, &outOfRange), desc.OutputTensor);
+    CHECK(outOfRange == 0);
+}
+
+} // namespace
+
+TEST_CASE("Scatter reductions combine every duplicate: each reduction and data type, 1,000,000 updates into "
+          "1,024 targets",
+          "[scatter_reduce][gpu]") {
+    std::mt19937 rng(1024);
+    const uint32_t targets = 1024, count = 1000000;
+    uint32_t round = 0;
+    for (DataType type : kReduceTypes) {
+        for (ScatterReduction reduction : kReductions) {
+            const DataType indexType = kIndexTypes[round++ % 4];
+            std::vector<uint64_t> targetOf(count);
+            rt::HostTensor indices(indexType, {count});
+            for (uint32_t e = 0; e < count; ++e) {
+                targetOf[e] = rng() % targets;
+                putIndex(indices, e, static_cast<uint32_t>(targetOf[e]), targets, rng);
+            }
+            rt::HostTensor input(type, {targets}), updates(type, {count});
+            fillReduce(input, updates, targetOf, reduction, rng);
+            // ScatterElements along the only axis, then ScatterND with one-element tuples: the same targets.
+            ScatterElementsDesc e;
+            e.InputTensor = e.OutputTensor = {type, {targets}, {}};
+            e.IndicesTensor = {indexType, {count}, {}};
+            e.UpdatesTensor = {type, {count}, {}};
+            e.Reduction = reduction;
+            run(e, input, indices, updates, rt::referenceScatterElements);
+
+            ScatterNDDesc n;
+            n.InputTensor = n.OutputTensor = {type, {1, targets}, {}};
+            n.IndicesTensor = {indexType, {count, 1}, {}};
+            n.UpdatesTensor = {type, {1, count}, {}};
+            n.InputDimensionCount = 1;
+            n.IndicesDimensionCount = 2;
+            n.Reduction = reduction;
+            rt::HostTensor input2(type, {1, targets}), indices2(indexType, {count, 1}),
+                updates2(type, {1, count});
+            input2.bytes = input.bytes, indices2.bytes = indices.bytes, updates2.bytes = updates.bytes;
+            run(n, input2, indices2, updates2, rt::referenceScatterND);
+        }
+    }
+}
+
+TEST_CASE("Scatter reductions over slices and along a non-last axis, with strided updates",
+          "[scatter_reduce][gpu]") {
+    std::mt19937 rng(33);
+    uint32_t round = 0;
+    for (DataType type : kReduceTypes) {
+        for (ScatterReduction reduction : kReductions) {
+            const DataType indexType = kIndexTypes[round++ % 4];
+            { // ScatterND: tuples of one index select rows of 33 (slices); 3000 tuples over 64 rows
+                const uint32_t rows = 64, cols = 33, tuples = 3000;
+                rt::HostTensor indices(indexType, {tuples, 1});
+                std::vector<uint64_t> targetOf(uint64_t(tuples) * cols);
+                for (uint32_t t = 0; t < tuples; ++t) {
+                    const uint32_t r = rng() % rows;
+                    putIndex(indices, t, r, rows, rng);
+                    for (uint32_t c = 0; c < cols; ++c)
+                        targetOf[uint64_t(t) * cols + c] = uint64_t(r) * cols + c;
+                }
+                rt::HostTensor input(type, {rows, cols}), updates(type, {tuples, cols});
+                fillReduce(input, updates, targetOf, reduction, rng);
+                ScatterNDDesc d;
+                d.InputTensor = d.OutputTensor = {type, {rows, cols}, {}};
+                d.IndicesTensor = {indexType, {tuples, 1}, {}};
+                d.UpdatesTensor = {type, {tuples, cols}, {}};
+                d.InputDimensionCount = d.IndicesDimensionCount = 2;
+                d.Reduction = reduction;
+                run(d, input, indices, updates, rt::referenceScatterND);
+            }
+            { // ScatterElements along axis 0 of [7, 33]: 500 updates per column, updates stored transposed
+                const uint32_t rows = 7, cols = 33, per = 500;
+                rt::HostTensor indices(indexType, {per, cols});
+                std::vector<uint64_t> targetOf(uint64_t(per) * cols);
+                for (uint32_t i = 0; i < per; ++i)
+                    for (uint32_t c = 0; c < cols; ++c) {
+                        const uint32_t r = rng() % rows;
+                        putIndex(indices, uint64_t(i) * cols + c, r, rows, rng);
+                        targetOf[uint64_t(i) * cols + c] = uint64_t(r) * cols + c;
+                    }
+                rt::HostTensor input(type, {rows, cols});
+                rt::HostTensor updates(type, {per, cols}, {1, per}); // column-major
+                fillReduce(input, updates, targetOf, reduction, rng);
+                ScatterElementsDesc d;
+                d.InputTensor = d.OutputTensor = {type, {rows, cols}, {}};
+                d.IndicesTensor = {indexType, {per, cols}, {}};
+                d.UpdatesTensor = {type, {per, cols}, {1, per}};
+                d.Axis = 0;
+                d.Reduction = reduction;
+                run(d, input, indices, updates, rt::referenceScatterElements);
+            }
+        }
+    }
+}
