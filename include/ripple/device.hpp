@@ -135,7 +135,9 @@ class Device {
 
     // Runs an operator on tensors bound in Operator::tensorNames() order, and waits for it. Returns
     // IndexOutOfRange (after writing all valid updates) when index data was out of range. Outputs may not
-    // overlap any other tensor of the operator.
+    // overlap any other tensor of the operator, except a scatter's OutputTensor bound to exactly its packed
+    // InputTensor's range (same Buffer and Offset): the scatter then runs in place, writing only the
+    // updates (no copy). The same holds for CommandRecorder::record.
     Status execute(const Operator& op, const std::vector<TensorBinding>& bindings);
 
     // Batching: record any number of operators, submit once, wait on the ticket.

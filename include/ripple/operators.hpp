@@ -26,6 +26,8 @@ enum class ScatterReduction : uint32_t { None, Add, Mul, Max, Min };
 // - OutputTensor: InputTensor's sizes and data type, packed (no Strides).
 // - Duplicate tuples: one of the colliding updates wins, whole; every other element is exact. With a
 //   Reduction other than None, all of them are combined (ScatterReduction).
+// - In place (ripple's addition): bind OutputTensor to exactly InputTensor's range (InputTensor packed):
+//   only the updates are written (Device::execute).
 struct ScatterNDDesc {
     TensorDesc InputTensor;
     TensorDesc IndicesTensor;

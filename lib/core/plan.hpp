@@ -36,6 +36,7 @@ struct PlanDispatch {
     uint32_t paramsBase = 0;           // push constant 0: where this dispatch's params block starts
     uint32_t arg = 0;                  // push constant 1: a per-dispatch argument (TopK's merge level)
     uint32_t groups = 1;               // workgroups along x (kernels loop over their work)
+    bool skipInPlace = false;          // skipped when the plan runs in place (the input-to-output copy)
 };
 
 struct Plan {
@@ -46,8 +47,12 @@ struct Plan {
     uint64_t scratchBytes = 0;
     uint64_t zeroedScratchBytes = 0; // see BindingKind::ZeroedScratch
     bool usesStatus = false;
-    uint32_t firstOutput = 0;             // tensors from this one on are written; the others are read
-    std::vector<PlanDispatch> dispatches; // run in order, each depending on the previous
+    uint32_t firstOutput = 0; // tensors from this one on are written; the others are read
+    // The input that the first output may be bound to exactly (same Buffer, same Offset) to run in place,
+    // skipping the dispatches marked skipInPlace; -1: none (outputs never overlap other tensors).
+    int32_t inPlaceInput = -1;
+    const char* notInPlaceBecause = nullptr; // where the operator could run in place but this plan cannot
+    std::vector<PlanDispatch> dispatches;    // run in order, each depending on the previous
 };
 
 // Device limits the planner must respect.

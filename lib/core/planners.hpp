@@ -21,7 +21,7 @@ extern bool chunkDisabledForTests;
 const char* elementClass(DataType type); // "b8", "b16", "b32", "b64"
 const char* indexClass(DataType type);   // "i32", "u32", "i64", "u64"
 // output = input (the copy pass of an out-of-place scatter).
-void addCopy(Plan& plan, uint32_t inputTensor, uint32_t outputTensor);
+void addCopy(Plan& plan, uint32_t inputTensor, uint32_t outputTensor); // marked skipInPlace
 // The tensor, rank, data-type and index-type rules shared by both scatters.
 Status checkScatterTensors(const char* op, const TensorDesc& input, const TensorDesc& indices,
                            const TensorDesc& updates, const TensorDesc& output, ScatterReduction reduction,

@@ -42,6 +42,7 @@ void addCopy(Plan& plan, uint32_t inputTensor, uint32_t outputTensor) {
             {BindingKind::Params}, {BindingKind::Tensor, inputTensor}, {BindingKind::Tensor, outputTensor}};
         d.paramsBase = base;
         d.groups = groupsFor((bytes / 16 + 3) / 4);
+        d.skipInPlace = true;
         plan.dispatches.push_back(std::move(d));
         return;
     }
@@ -54,6 +55,7 @@ void addCopy(Plan& plan, uint32_t inputTensor, uint32_t outputTensor) {
     d.paramsBase = base;
     uint64_t perThread = elementSize(in.DataType) >= 4 ? 1 : 4 / elementSize(in.DataType);
     d.groups = groupsFor((in.elementCount() + perThread - 1) / perThread);
+    d.skipInPlace = true;
     plan.dispatches.push_back(std::move(d));
 }
 
@@ -87,6 +89,12 @@ Plan scatterPlan(const char* op, const TensorDesc& input, const TensorDesc& indi
     plan.tensorNames = {"InputTensor", "IndicesTensor", "UpdatesTensor", "OutputTensor"};
     plan.tensors = {input, indices, updates, output};
     plan.firstOutput = 3;
+    // In place (SEMANTICS.md): OutputTensor bound to InputTensor's own range, which must then be packed
+    // like the output; the copy pass is skipped and only the updates are written.
+    if (effectiveStrides(input) == packedStrides(input.Sizes))
+        plan.inPlaceInput = 0;
+    else
+        plan.notInPlaceBecause = "a scatter runs in place only on a packed InputTensor";
     return plan;
 }
 

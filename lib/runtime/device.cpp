@@ -281,10 +281,20 @@ Result<std::vector<uint64_t>> checkBindings(const DeviceImpl& device, const core
                                            std::to_string(b.Buffer->size()) + " bytes)");
     }
     for (size_t w = plan.firstOutput; w < bindings.size(); ++w)
-        for (size_t i = 0; i < bindings.size(); ++i)
-            if (i != w && sizes[w] && sizes[i] && overlaps(bindings[w], sizes[w], bindings[i], sizes[i]))
-                return core::invalid(name, plan.tensorNames[w] + " overlaps " + plan.tensorNames[i] +
-                                               "; outputs may not alias other tensors");
+        for (size_t i = 0; i < bindings.size(); ++i) {
+            if (i == w || !sizes[w] || !sizes[i] || !overlaps(bindings[w], sizes[w], bindings[i], sizes[i]))
+                continue;
+            if (w == plan.firstOutput && static_cast<int32_t>(i) == plan.inPlaceInput &&
+                bindings[w].Offset == bindings[i].Offset)
+                continue; // in place: the same range
+            std::string hint;
+            if (w == plan.firstOutput && static_cast<int32_t>(i) == plan.inPlaceInput)
+                hint = " (to run in place, bind it to exactly " + plan.tensorNames[i] + "'s range)";
+            else if (w == plan.firstOutput && plan.notInPlaceBecause)
+                hint = std::string(" (") + plan.notInPlaceBecause + ")";
+            return core::invalid(name, plan.tensorNames[w] + " overlaps " + plan.tensorNames[i] +
+                                           "; outputs may not alias other tensors" + hint);
+        }
     return sizes;
 }
 
