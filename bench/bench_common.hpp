@@ -126,4 +126,5 @@ class GpuWarmer {
 };
 
 int runTopK(ripple::Device& dev, const BenchOptions& opt, double ceiling, std::vector<std::string>& json);
+int runScatter(ripple::Device& dev, const BenchOptions& opt, double ceiling, std::vector<std::string>& json);
 int runRecord(ripple::Device& dev, const BenchOptions& opt, std::vector<std::string>& json);

@@ -1,6 +1,7 @@
 // ripple-bench: what ripple's operators and its recorder cost, timed with GPU timestamps.
 //
-//   ripple-bench [record|topk|all] [--ops N] [--repeat R] [--json FILE] [--device I] [--max-elements E]
+//   ripple-bench [record|topk|scatter|all] [--ops N] [--repeat R] [--json FILE] [--device I] [--max-elements
+//   E]
 //                [--case NAME-PART] [--shape D0xD1...:AXIS:K] [--data random|equal|two|narrow]
 //
 // record: N independent small TopKs ([1,256] FLOAT32, K = 8, each on its own slice of one input and one
@@ -11,6 +12,9 @@
 //   that they do not sit in the L2 cache: median and minimum, bytes at the floor (input + outputs), GB/s,
 //   the percent of the copy ceiling measured in the same run, and a check of the outputs against a CPU
 //   reference. Exit status 3 when a check fails.
+// scatter: issue 6's scatter cases (bench/scatter_bench.cpp): ScatterND of 65536 rows into a [1048576,256]
+//   FLOAT32 tensor out of place and in place, ScatterElements [4096,4096] axis 1 with indices [4096,256],
+//   with and without ADD; median, minimum, floor bytes, GB/s, percent of the copy ceiling, a check.
 // Prints tables; --json writes {"device", "copy_ceiling_gbs", "cases": [...]}.
 #include "bench_common.hpp"
 
@@ -119,18 +123,19 @@ int main(int argc, char** argv) {
         else
             i = argc;
     }
-    if (i != argc || (what != "all" && what != "record" && what != "topk") ||
+    if (i != argc || (what != "all" && what != "record" && what != "topk" && what != "scatter") ||
         (opt.data != "random" && opt.data != "equal" && opt.data != "two" && opt.data != "narrow"))
-        return std::fprintf(stderr, "usage: ripple-bench [record|topk|all] [--ops N] [--repeat R] [--json "
-                                    "FILE] [--device I] [--max-elements E] [--case NAME-PART] "
-                                    "[--shape D0xD1...:AXIS:K] [--data random|equal|two|narrow]\n"),
+        return std::fprintf(stderr,
+                            "usage: ripple-bench [record|topk|scatter|all] [--ops N] [--repeat R] [--json "
+                            "FILE] [--device I] [--max-elements E] [--case NAME-PART] "
+                            "[--shape D0xD1...:AXIS:K] [--data random|equal|two|narrow]\n"),
                2;
     auto device = ripple::Device::create(options);
     if (!device) return fail(device.status());
     std::vector<std::string> json;
     std::printf("device: %s (%s)\n", device->adapter().name.c_str(),
                 ripple::toString(device->adapter().type));
-    if (what != "topk")
+    if (what == "all" || what == "record")
         if (int rc = runRecord(device.value(), opt, json)) return rc;
     double ceiling = 0;
     int rc = 0;
@@ -139,7 +144,8 @@ int main(int argc, char** argv) {
         if (!c) return fail(c.status());
         ceiling = c.value();
         std::printf("copy ceiling (ripple's 16-byte copy kernel, 1 GiB, read + write): %.0f GB/s\n", ceiling);
-        rc = runTopK(device.value(), opt, ceiling, json);
+        if (what != "scatter") rc = runTopK(device.value(), opt, ceiling, json);
+        if (what != "topk") rc = std::max(rc, runScatter(device.value(), opt, ceiling, json));
     }
     if (!jsonPath.empty()) {
         FILE* f = std::fopen(jsonPath.c_str(), "w");

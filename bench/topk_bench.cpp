@@ -242,7 +242,8 @@ int runTopK(ripple::Device& dev, const BenchOptions& opt, double ceiling, std::v
             "%u, \"us\": %.2f, \"us_min\": %.2f, \"runs\": %zu, \"floor_bytes\": %llu, \"gbs\": %.1f, "
             "\"pct_of_copy\": %.1f, \"matches_reference\": %s, \"data\": \"%s\"}",
             name.c_str(), shapeJson(c.shape).c_str(), typeName(c.type), c.k, c.axis, med, best, times.size(),
-            static_cast<unsigned long long>(floorBytes), gbs, 100 * gbs / ceiling, ok ? "true" : "false", opt.data.c_str());
+            static_cast<unsigned long long>(floorBytes), gbs, 100 * gbs / ceiling, ok ? "true" : "false",
+            opt.data.c_str());
         std::string levels;
         for (double l : us->levels) levels += (levels.empty() ? "" : ", ") + std::to_string(l).substr(0, 7);
         std::printf("%-34s levels us: %s\n", "", levels.c_str());

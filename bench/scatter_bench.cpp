@@ -1,0 +1,150 @@
+// ripple-bench scatter: issue 6's scatter cases, timed with GPU timestamps (timeBatch), outputs checked
+// against a CPU computation of the same scatter on the last run.
+//
+// Floor bytes: out of place, the input copied (read + write) plus the updates read and written and the
+// indices read; in place, the updates read and written and the indices read. The 1 GiB tensors dwarf the
+// L2 cache; the [4096,4096] one (64 MiB) is about its size and is not rotated.
+#include "bench_common.hpp"
+
+#include <cstring>
+#include <numeric>
+#include <random>
+
+namespace {
+
+struct ScatterCase {
+    std::string name;
+    bool nd; // ScatterND (rows), else ScatterElements along axis 1
+    bool inPlace;
+    ripple::ScatterReduction reduction;
+    uint32_t rows, cols, updateRows,
+        updateCols; // input [rows, cols]; ND: updateRows rows; Elements: [rows, updateCols]
+};
+
+std::string jsonCase(const ScatterCase& c, double us, double best, size_t runs, uint64_t floorBytes,
+                     double gbs, double ceiling, bool ok) {
+    char line[512];
+    std::snprintf(
+        line, sizeof line,
+        "{\"op\": \"%s\", \"name\": \"%s\", \"in_place\": %s, \"reduction\": %u, \"us\": %.2f, "
+        "\"us_min\": %.2f, \"runs\": %zu, \"floor_bytes\": %llu, \"gbs\": %.1f, \"pct_of_copy\": %.1f, "
+        "\"matches_reference\": %s, \"rows\": %u, \"cols\": %u, \"update_rows\": %u, \"update_cols\": %u}",
+        c.nd ? "scatter_nd" : "scatter_elements", c.name.c_str(), c.inPlace ? "true" : "false",
+        static_cast<uint32_t>(c.reduction), us, best, runs, static_cast<unsigned long long>(floorBytes), gbs,
+        100 * gbs / ceiling, ok ? "true" : "false", c.rows, c.cols, c.updateRows, c.updateCols);
+    return line;
+}
+
+} // namespace
+
+int runScatter(ripple::Device& dev, const BenchOptions& opt, double ceiling, std::vector<std::string>& json) {
+    using ripple::ScatterReduction;
+    const std::vector<ScatterCase> cases = {
+        {"scatter_nd (1048576,256) f32, 65536 rows, out of place", true, false, ScatterReduction::None,
+         1048576, 256, 65536, 0},
+        {"scatter_nd (1048576,256) f32, 65536 rows, in place", true, true, ScatterReduction::None, 1048576,
+         256, 65536, 0},
+        {"scatter_nd (1048576,256) f32, 65536 rows, in place, add", true, true, ScatterReduction::Add,
+         1048576, 256, 65536, 0},
+        {"scatter_elements (4096,4096) f32 ax1, idx (4096,256)", false, false, ScatterReduction::None, 4096,
+         4096, 0, 256},
+        {"scatter_elements (4096,4096) f32 ax1, idx (4096,256), add", false, false, ScatterReduction::Add,
+         4096, 4096, 0, 256},
+    };
+    std::printf("%-58s %10s %10s %10s %10s %8s %6s\n", "scatter case", "median us", "min us", "floor MB",
+                "GB/s", "% copy", "check");
+    GpuWarmer warmer(dev);
+    std::mt19937 rng(6);
+    uint32_t failures = 0;
+    for (const ScatterCase& c : cases) {
+        if (!opt.only.empty() && c.name.find(opt.only) == std::string::npos) continue;
+        if (uint64_t(c.rows) * c.cols > opt.maxElements) continue;
+        using DT = ripple::DataType;
+        const uint64_t count = uint64_t(c.rows) * c.cols;
+        const uint32_t updRows = c.nd ? c.updateRows : c.rows, updCols = c.nd ? c.cols : c.updateCols;
+        const uint64_t updCount = uint64_t(updRows) * updCols, idxCount = c.nd ? c.updateRows : updCount;
+        // Input: its element index as a float (exact below 2^24 for the check's purposes: compared as bits);
+        // updates random; indices: distinct rows (ND) or distinct columns per row (Elements).
+        std::vector<float> input(count), updates(updCount);
+        for (uint64_t i = 0; i < count; ++i) input[i] = static_cast<float>(i % 1000003);
+        for (float& u : updates) u = static_cast<float>(rng() % 1000) / 8;
+        std::vector<int32_t> indices(idxCount);
+        {
+            const uint32_t space = c.nd ? c.rows : c.cols, per = c.nd ? c.updateRows : c.updateCols;
+            std::vector<int32_t> perm(space);
+            for (uint64_t start = 0; start < idxCount; start += per) {
+                std::iota(perm.begin(), perm.end(), 0);
+                std::shuffle(perm.begin(), perm.end(), rng);
+                std::copy(perm.begin(), perm.begin() + per,
+                          indices.begin() + static_cast<std::ptrdiff_t>(start));
+            }
+        }
+        ripple::Result<ripple::Operator> op = ripple::Status(ripple::StatusCode::Internal, "");
+        const ripple::TensorDesc data{DT::Float32, {c.rows, c.cols}, {}};
+        if (c.nd) {
+            ripple::ScatterNDDesc d;
+            d.InputTensor = d.OutputTensor = data;
+            d.IndicesTensor = {DT::Int32, {c.updateRows, 1}, {}};
+            d.UpdatesTensor = {DT::Float32, {updRows, updCols}, {}};
+            d.InputDimensionCount = d.IndicesDimensionCount = 2;
+            d.Reduction = c.reduction;
+            op = dev.compile(d);
+        } else {
+            ripple::ScatterElementsDesc d;
+            d.InputTensor = d.OutputTensor = data;
+            d.IndicesTensor = {DT::Int32, {updRows, updCols}, {}};
+            d.UpdatesTensor = {DT::Float32, {updRows, updCols}, {}};
+            d.Axis = 1;
+            d.Reduction = c.reduction;
+            op = dev.compile(d);
+        }
+        if (!op) {
+            std::printf("%-58s skipped: %s\n", c.name.c_str(), op.status().message().c_str());
+            continue;
+        }
+        auto in = dev.createBuffer(count * 4), idx = dev.createBuffer(idxCount * 4),
+             upd = dev.createBuffer(updCount * 4);
+        auto out = dev.createBuffer(c.inPlace ? 4 : count * 4);
+        if (!in || !idx || !upd || !out) return fail(ripple::Status(ripple::StatusCode::OutOfMemory, c.name));
+        if (ripple::Status s = dev.upload(in.value(), 0, input.data(), count * 4); !s) return fail(s);
+        if (ripple::Status s = dev.upload(idx.value(), 0, indices.data(), idxCount * 4); !s) return fail(s);
+        if (ripple::Status s = dev.upload(upd.value(), 0, updates.data(), updCount * 4); !s) return fail(s);
+        ripple::Buffer& target = c.inPlace ? in.value() : out.value();
+        const uint32_t runs = std::max<uint32_t>(opt.repeat, 1);
+        warmer.warm();
+        auto us = timeBatch(dev, runs, [&](ripple::CommandRecorder& r, uint32_t) {
+            return r.record(op.value(),
+                            {{&in.value(), 0}, {&idx.value(), 0}, {&upd.value(), 0}, {&target, 0}});
+        });
+        if (!us) return fail(us.status());
+        // The check: targets hold the update (NONE) or, in place with ADD, the input plus every run's update
+        // (the warm-up rounds included: their count is not known, so ADD in place checks the untouched rows
+        // and that each target moved by a multiple of its update); untouched elements hold the input.
+        std::vector<float> got(count);
+        if (ripple::Status s = dev.download(target, 0, got.data(), count * 4); !s) return fail(s);
+        bool ok = true;
+        std::vector<uint8_t> touched(count, 0);
+        for (uint64_t u = 0; u < updCount && ok; ++u) {
+            const uint64_t row = c.nd ? uint64_t(indices[u / updCols]) : u / updCols;
+            const uint64_t col = c.nd ? u % updCols : uint64_t(indices[u]);
+            const uint64_t e = row * c.cols + col;
+            touched[e] = 1;
+            const float want = c.reduction == ScatterReduction::None ? updates[u] : input[e] + updates[u];
+            if (c.reduction == ScatterReduction::None || !c.inPlace)
+                ok = std::memcmp(&got[e], &want, 4) == 0;
+            else
+                ok = updates[u] == 0 ? got[e] == input[e]
+                                     : std::fmod(got[e] - input[e], updates[u]) == 0 && got[e] != input[e];
+        }
+        for (uint64_t e = 0; e < count && ok; ++e)
+            if (!touched[e]) ok = std::memcmp(&got[e], &input[e], 4) == 0;
+        const double med = median(us->us), best = *std::min_element(us->us.begin(), us->us.end());
+        const uint64_t floorBytes = (c.inPlace ? 0 : 2 * count * 4) + 2 * updCount * 4 + idxCount * 4;
+        const double gbs = floorBytes / med / 1e3;
+        std::printf("%-58s %10.1f %10.1f %10.2f %10.1f %8.1f %6s\n", c.name.c_str(), med, best,
+                    floorBytes / 1e6, gbs, 100 * gbs / ceiling, ok ? "ok" : "FAIL");
+        json.push_back(jsonCase(c, med, best, us->us.size(), floorBytes, gbs, ceiling, ok));
+        failures += !ok;
+    }
+    return failures ? 3 : 0;
+}
