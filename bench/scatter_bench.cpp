@@ -143,7 +143,11 @@ int runScatter(ripple::Device& dev, const BenchOptions& opt, double ceiling, std
         const double gbs = floorBytes / med / 1e3;
         std::printf("%-58s %10.1f %10.1f %10.2f %10.1f %8.1f %6s\n", c.name.c_str(), med, best,
                     floorBytes / 1e6, gbs, 100 * gbs / ceiling, ok ? "ok" : "FAIL");
-        json.push_back(jsonCase(c, med, best, us->us.size(), floorBytes, gbs, ceiling, ok));
+        std::string levels;
+        for (double l : us->levels) levels += (levels.empty() ? "" : ", ") + std::to_string(l).substr(0, 7);
+        std::printf("%-58s levels us: %s\n", "", levels.c_str());
+        std::string line = jsonCase(c, med, best, us->us.size(), floorBytes, gbs, ceiling, ok);
+        json.push_back(line.substr(0, line.size() - 1) + ", \"levels_us\": [" + levels + "]}");
         failures += !ok;
     }
     return failures ? 3 : 0;

@@ -57,12 +57,42 @@ Result<Plan> planScatterND(const ScatterNDDesc& desc, const PlanLimits& limits) 
     addCopy(plan, 0, 3);
     if (upd.elementCount() == 0) return plan;
 
-    // Scatter pass; params layout documented in glsl/scatter_nd.comp.
+    const uint32_t first = n - rIn; // first meaningful input dim
+    const uint64_t slice = product(in.Sizes, first + q, n), esize = elementSize(in.DataType);
+    const uint64_t tuples = upd.elementCount() / slice;
+    if (desc.Reduction == ScatterReduction::None && esize <= 4 && (slice * esize) % 16 == 0 &&
+        effectiveStrides(upd) == packedStrides(upd.Sizes)) {
+        // Slices of whole 16-byte blocks (glsl/scatter_nd_rows.comp): 16-byte accesses across each slice.
+        // H100, 65536 rows of 256 FLOAT32 in place: bench/NOTES.md "Scatter v1".
+        const uint64_t blocks = slice * esize / 16;
+        const uint32_t base = static_cast<uint32_t>(plan.params.size());
+        auto& p = plan.params;
+        p.push_back(static_cast<uint32_t>(tuples * blocks));
+        p.push_back(static_cast<uint32_t>(blocks));
+        p.push_back(q);
+        for (uint32_t j = 0; j < 8; ++j) p.push_back(j < q ? in.Sizes[first + j] : 0);
+        for (uint32_t j = 0; j < 8; ++j)
+            p.push_back(j < q ? static_cast<uint32_t>(product(in.Sizes, first + j + 1, n) * esize / 16) : 0);
+        appendView(p, base, ind.Sizes, effectiveStrides(ind));
+        PlanDispatch d;
+        d.kernel = std::string("scatter_nd_rows.") + indexClass(ind.DataType);
+        d.bindings = {{BindingKind::Params},
+                      {BindingKind::Tensor, 1},
+                      {BindingKind::Tensor, 2},
+                      {BindingKind::Tensor, 3},
+                      {BindingKind::Status}};
+        d.paramsBase = base;
+        d.groups = groupsFor(tuples * blocks);
+        plan.dispatches.push_back(std::move(d));
+        plan.usesStatus = true;
+        return plan;
+    }
+
+    // Scatter pass; params layout documented in glsl/include/ripple/scatter_nd_pass.glsl.
     uint32_t base = static_cast<uint32_t>(plan.params.size());
     auto& p = plan.params;
-    const uint32_t first = n - rIn; // first meaningful input dim
     p.push_back(static_cast<uint32_t>(upd.elementCount()));
-    p.push_back(static_cast<uint32_t>(product(in.Sizes, first + q, n)));
+    p.push_back(static_cast<uint32_t>(slice));
     p.push_back(q);
     for (uint32_t j = 0; j < 8; ++j) p.push_back(j < q ? in.Sizes[first + j] : 0);
     for (uint32_t j = 0; j < 8; ++j)

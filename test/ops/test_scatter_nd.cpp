@@ -88,6 +88,10 @@ const NDCase kCases[] = {
     {{3, 5, 7}, {4}, 3, 3},    // element updates
     {{33, 3}, {1, 7}, 1, 5},   // odd sizes, leading 1s
     {{1000}, {33}, 1, 2},
+    // Slices of whole 16-byte blocks for some types (scatter_nd_rows.comp: NONE, packed updates):
+    {{40, 16}, {9}, 1, 2},     // 16 elements: every type up to 32 bits
+    {{6, 5, 8}, {2, 3}, 2, 3}, // q = 2, 8 elements: 16-bit and 32-bit types
+    {{9, 7, 4}, {5}, 1, 3},    // 28 elements: 32-bit types (7 blocks)
 };
 
 } // namespace
