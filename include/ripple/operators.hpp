@@ -16,6 +16,15 @@ namespace ripple {
 // also shaderFloat64 (else StatusCode::Unsupported at compile).
 enum class ScatterReduction : uint32_t { None, Add, Mul, Max, Min };
 
+// ripple's addition: the scatters' `Deterministic` mode. Off (the default): duplicates are applied in
+// whatever order the device runs them. On: every update is applied in IndicesTensor's row-major order
+// (ScatterND: index tuple order), on every device and back-end, so results are the same bits from run to
+// run: with None the last duplicate wins; with Add/Mul/Max/Min each target is folded from its input value
+// through its updates in that order (float sums and products included). Cost: the updates are sorted by
+// target first (a radix sort of 8 bytes per update, one pass per 8 bits of the target count) and each
+// target's updates are applied by one invocation in turn; scratch 16 bytes per update (ScatterND: per index
+// tuple). docs/SEMANTICS.md; H100 timings in bench/NOTES.md "Scatter deterministic".
+
 // output = input; output[indices[...]] = updates[...]   (DML_SCATTER_ND_OPERATOR_DESC)
 // - All four tensors have the same DimensionCount (1..8); shapes are right-aligned with leading 1s.
 // - IndicesTensor: INT32, INT64, UINT32 or UINT64; its last size q (1 <= q <= InputDimensionCount) is
@@ -25,7 +34,8 @@ enum class ScatterReduction : uint32_t { None, Add, Mul, Max, Min };
 //   trailing InputDimensionCount - q sizes. Same data type as InputTensor (any of the 11).
 // - OutputTensor: InputTensor's sizes and data type, packed (no Strides).
 // - Duplicate tuples: one of the colliding updates wins, whole; every other element is exact. With a
-//   Reduction other than None, all of them are combined (ScatterReduction).
+//   Reduction other than None, all of them are combined (ScatterReduction). With Deterministic, in
+//   IndicesTensor's row-major order (the last one wins).
 // - In place (ripple's addition): bind OutputTensor to exactly InputTensor's range (InputTensor packed):
 //   only the updates are written (Device::execute).
 struct ScatterNDDesc {
@@ -36,6 +46,8 @@ struct ScatterNDDesc {
     uint32_t InputDimensionCount = 0;   // meaningful trailing ranks of InputTensor (1..DimensionCount)
     uint32_t IndicesDimensionCount = 0; // meaningful trailing ranks of IndicesTensor (1..DimensionCount)
     ScatterReduction Reduction = ScatterReduction::None;
+    // ripple's addition: apply duplicates in IndicesTensor's row-major order (see "Deterministic" above).
+    bool Deterministic = false;
 };
 
 // output = input; output[i0,..,indices[i0,..,in],..,in] = updates[i0,..,in], the index at Axis.
@@ -51,6 +63,7 @@ struct ScatterElementsDesc {
     TensorDesc OutputTensor;
     uint32_t Axis = 0;
     ScatterReduction Reduction = ScatterReduction::None;
+    bool Deterministic = false; // ripple's addition, as ScatterNDDesc's
 };
 
 // DML_AXIS_DIRECTION: Decreasing selects the largest K (sorted descending), Increasing the smallest K

@@ -20,6 +20,7 @@ extern bool chunkDisabledForTests;
 // Pieces shared by the planners.
 const char* elementClass(DataType type); // "b8", "b16", "b32", "b64"
 const char* indexClass(DataType type);   // "i32", "u32", "i64", "u64"
+const char* reduceClass(DataType type);  // the DTYPE axis value: "f32", "f16", "bf16", "i32", ...
 // output = input (the copy pass of an out-of-place scatter).
 void addCopy(Plan& plan, uint32_t inputTensor, uint32_t outputTensor); // marked skipInPlace
 // The tensor, rank, data-type and index-type rules shared by both scatters.
@@ -32,5 +33,23 @@ Status checkScatterTensors(const char* op, const TensorDesc& input, const Tensor
 Plan scatterPlan(const char* op, const TensorDesc& input, const TensorDesc& indices,
                  const TensorDesc& updates, const TensorDesc& output);
 void addScatterPass(Plan& plan, const char* kernel, uint32_t base, ScatterReduction reduction);
+
+// Deterministic duplicates (core/scatter_ordered.cpp). The op's keys pass, whose params block (at
+// keysBase, the last one in plan.params) addOrderedScatter ends with the group order, then the sort and
+// the in-order apply pass.
+struct OrderedScatter {
+    std::string keysKernel; // "scatter_nd_keys.<index>" or "scatter_elements_keys.<index>"
+    uint32_t keysBase = 0;  // the keys pass's params block
+    uint64_t pairs = 0;     // updates (ScatterND: index tuples)
+    uint64_t slice = 1;     // output elements per target
+    uint32_t targets = 0;   // targets in the output; also the key of out-of-range updates
+    ScatterReduction reduction = ScatterReduction::None;
+};
+void addOrderedScatter(Plan& plan, const OrderedScatter& s);
+// A dispatch's workgroup order (ORDERED_GROUP in glsl/include/ripple/common.glsl): the identity, or a
+// shuffle chosen by groupOrderSeedForTests.
+void appendGroupOrder(std::vector<uint32_t>& params, uint32_t groups);
+// Tests only: when nonzero, the scatter passes run their workgroups' work in an order this seed shuffles.
+extern uint32_t groupOrderSeedForTests;
 
 } // namespace ripple::core

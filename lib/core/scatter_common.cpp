@@ -131,6 +131,8 @@ const char* reduceClass(DataType type) {
 void addScatterPass(Plan& plan, const char* kernel, uint32_t base, ScatterReduction reduction) {
     const TensorDesc& updates = plan.tensors[2];
     PlanDispatch d;
+    d.groups = groupsFor(updates.elementCount());
+    appendGroupOrder(plan.params, d.groups);
     if (reduction == ScatterReduction::None) {
         d.kernel = std::string(kernel) + "." + elementClass(updates.DataType) + "." +
                    indexClass(plan.tensors[1].DataType);
@@ -146,7 +148,6 @@ void addScatterPass(Plan& plan, const char* kernel, uint32_t base, ScatterReduct
                   {BindingKind::Tensor, 3},
                   {BindingKind::Status}};
     d.paramsBase = base;
-    d.groups = groupsFor(updates.elementCount());
     plan.dispatches.push_back(std::move(d));
     plan.usesStatus = true;
 }

@@ -30,15 +30,32 @@ Result<Plan> planScatterElements(const ScatterElementsDesc& desc, const PlanLimi
     addCopy(plan, 0, 3);
     if (upd.elementCount() == 0) return plan;
 
-    // Scatter pass; params layout documented in glsl/scatter_elements.comp.
     uint32_t base = static_cast<uint32_t>(plan.params.size());
     auto& p = plan.params;
+    std::vector<uint32_t> pitch = packedStrides(in.Sizes);
+    if (desc.Deterministic) { // params: glsl/scatter_elements_keys.comp
+        p.push_back(static_cast<uint32_t>(upd.elementCount()));
+        p.push_back(desc.Axis);
+        p.push_back(in.Sizes[desc.Axis]);
+        appendView(p, base, ind.Sizes, effectiveStrides(ind));
+        for (uint32_t d = 0; d < 8; ++d) p.push_back(d < n ? pitch[d] : 0);
+        p.push_back(static_cast<uint32_t>(in.elementCount()));
+        OrderedScatter s;
+        s.keysKernel = std::string("scatter_elements_keys.") + indexClass(ind.DataType);
+        s.keysBase = base;
+        s.pairs = upd.elementCount();
+        s.targets = static_cast<uint32_t>(in.elementCount());
+        s.reduction = desc.Reduction;
+        addOrderedScatter(plan, s);
+        return plan;
+    }
+
+    // Scatter pass; params layout documented in glsl/include/ripple/scatter_elements_pass.glsl.
     p.push_back(static_cast<uint32_t>(upd.elementCount()));
     p.push_back(desc.Axis);
     p.push_back(in.Sizes[desc.Axis]);
     appendView(p, base, ind.Sizes, effectiveStrides(ind));
     appendView(p, base, upd.Sizes, effectiveStrides(upd));
-    std::vector<uint32_t> pitch = packedStrides(in.Sizes);
     for (uint32_t d = 0; d < 8; ++d) p.push_back(d < n ? pitch[d] : 0);
 
     addScatterPass(plan, "scatter_elements", base, desc.Reduction);

@@ -60,6 +60,26 @@ Result<Plan> planScatterND(const ScatterNDDesc& desc, const PlanLimits& limits) 
     const uint32_t first = n - rIn; // first meaningful input dim
     const uint64_t slice = product(in.Sizes, first + q, n), esize = elementSize(in.DataType);
     const uint64_t tuples = upd.elementCount() / slice;
+    if (desc.Deterministic) { // params: glsl/scatter_nd_keys.comp
+        const uint32_t base = static_cast<uint32_t>(plan.params.size());
+        auto& p = plan.params;
+        p.push_back(static_cast<uint32_t>(tuples));
+        p.push_back(q);
+        for (uint32_t j = 0; j < 8; ++j) p.push_back(j < q ? in.Sizes[first + j] : 0);
+        for (uint32_t j = 0; j < 8; ++j)
+            p.push_back(j < q ? static_cast<uint32_t>(product(in.Sizes, first + j + 1, n) / slice) : 0);
+        appendView(p, base, ind.Sizes, effectiveStrides(ind));
+        p.push_back(static_cast<uint32_t>(in.elementCount() / slice));
+        OrderedScatter s;
+        s.keysKernel = std::string("scatter_nd_keys.") + indexClass(ind.DataType);
+        s.keysBase = base;
+        s.pairs = tuples;
+        s.slice = slice;
+        s.targets = static_cast<uint32_t>(in.elementCount() / slice);
+        s.reduction = desc.Reduction;
+        addOrderedScatter(plan, s);
+        return plan;
+    }
     if (desc.Reduction == ScatterReduction::None && esize <= 4 && (slice * esize) % 16 == 0 &&
         effectiveStrides(upd) == packedStrides(upd.Sizes)) {
         // Slices of whole 16-byte blocks (glsl/scatter_nd_rows.comp): 16-byte accesses across each slice.

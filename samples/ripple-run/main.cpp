@@ -3,14 +3,16 @@
 //   ripple-run top-k --input X.npy --axis A --k K [--direction decreasing|increasing]
 //                    [--index-type uint32|uint64|int64] --output-values V.npy --output-indices I.npy
 //   ripple-run scatter-nd --input X.npy --indices I.npy --updates U.npy --output O.npy
-//                    [--reduction none|add|mul|max|min]
+//                    [--reduction none|add|mul|max|min] [--deterministic]
 //   ripple-run scatter-elements --input X.npy --indices I.npy --updates U.npy --axis A --output O.npy
-//                    [--reduction none|add|mul|max|min]
+//                    [--reduction none|add|mul|max|min] [--deterministic]
 //   ripple-run devices
 // Options for every operator: --backend vulkan|d3d12 (default vulkan; d3d12 where ripple was built with it),
 // --device N (adapter index, see `devices`; RIPPLE_DEVICE=N does the same),
 // --validation (Khronos layer; also RIPPLE_VALIDATION=1; any validation message then fails the run with
 // exit 1), --portable (32-bit-storage kernels only), --print (print inputs and outputs).
+// --deterministic (scatters): duplicates applied in the indices' row-major order (the last one wins, or
+// with a reduction each folded in that order), the same bits on every run.
 // Arrays keep their NumPy rank and are right-aligned to a common DimensionCount (leading 1s). Axis may be
 // negative (counted from the end, as ONNX does).
 // Exit status: 0 success; 2 invalid arguments or tensors; 3 index data out of range (found on the GPU);
@@ -138,7 +140,7 @@ void print(const char* name, const npy::Array& a) {
 struct Args {
     std::string op;
     std::map<std::string, std::string> values;
-    bool validation = false, portable = false, printAll = false;
+    bool validation = false, portable = false, printAll = false, deterministic = false;
     bool has(const std::string& k) const { return values.count(k) != 0; }
 };
 
@@ -161,6 +163,10 @@ bool parse(int argc, char** argv, Args& args, std::string& error) {
         }
         if (a == "--print") {
             args.printAll = true;
+            continue;
+        }
+        if (a == "--deterministic") {
+            args.deterministic = true;
             continue;
         }
         bool known = false;
@@ -274,6 +280,8 @@ int run(const Args& args) {
     if (args.op == "top-k") {
         for (const char* k : {"axis", "k", "output-values", "output-indices"})
             if (!need(k)) return fail(kInvalid, std::string("top-k: --") + k + " is required");
+        if (args.deterministic)
+            return fail(kInvalid, "top-k: --deterministic is for the scatters (TopK is always)");
         ripple::TopKDesc desc;
         desc.InputTensor = descOf(input, input.shape.size());
         if (!axisArg(input.shape.size(), desc.Axis))
@@ -366,6 +374,7 @@ int run(const Args& args) {
         desc.InputDimensionCount = static_cast<uint32_t>(input.shape.size());
         desc.IndicesDimensionCount = static_cast<uint32_t>(indices.shape.size());
         desc.Reduction = reduction;
+        desc.Deterministic = args.deterministic;
         op = device->compile(desc);
     } else {
         ripple::ScatterElementsDesc desc;
@@ -377,6 +386,7 @@ int run(const Args& args) {
             return fail(kInvalid, "scatter-elements: --axis must be an integer in [-rank, rank)");
         desc.Axis += static_cast<uint32_t>(rank - input.shape.size());
         desc.Reduction = reduction;
+        desc.Deterministic = args.deterministic;
         op = device->compile(desc);
     }
     if (!op) return fail(exitFor(op.status()), op.status().message());

@@ -24,6 +24,8 @@ cases = [
     ('scatter-nd wrong updates shape', ['scatter-nd', '--input', x, '--indices', i_ok, '--updates', u_bad], 2, ['UpdatesTensor.Sizes']),
     ('scatter-nd non-integer indices', ['scatter-nd', '--input', x, '--indices', i_float, '--updates', u_ok], 2, ['IndicesTensor.DataType (FLOAT32)']),
     ('scatter-nd out-of-range index data', ['scatter-nd', '--input', x, '--indices', i_oob, '--updates', u_ok], 3, ['IndicesTensor']),
+    ('scatter-nd deterministic, out-of-range index data', ['scatter-nd', '--input', x, '--indices', i_oob, '--updates', u_ok, '--deterministic'], 3, ['IndicesTensor']),
+    ('top-k --deterministic', ['top-k', '--input', x, '--axis', '1', '--k', '1', '--deterministic'], 2, ['--deterministic']),
     ('scatter-elements out-of-range index data', ['scatter-elements', '--input', x, '--indices', e_idx_oob, '--updates', e_upd, '--axis', '1'], 3, ['IndicesTensor']),
     ('scatter-elements axis out of range', ['scatter-elements', '--input', x, '--indices', e_idx_oob, '--updates', e_upd, '--axis', '2'], 2, ['axis']),
     ('top-k K larger than the axis', ['top-k', '--input', x, '--axis', '1', '--k', '5'], 2, ['K (5) exceeds InputTensor.Sizes[1] (4)']),

@@ -332,3 +332,38 @@ TEST_CASE("BFLOAT16 is ripple's addition: named, 2 bytes, accepted by TopK and t
     CHECK(messageOf(core::planScatterND(s, limits())) ==
           "ScatterND: InputTensor.DataType (12) is not a DataType");
 }
+
+TEST_CASE("Deterministic scatters plan keys, one sort pass per 8 bits of the target count, then the apply "
+          "pass",
+          "[unit]") {
+    auto kernels = [](const core::Plan& p) {
+        std::vector<std::string> k;
+        for (const auto& d : p.dispatches) k.push_back(d.kernel);
+        return k;
+    };
+    const std::vector<std::string> pass = {"pair_sort_hist", "pair_sort_scan", "pair_sort_scatter"};
+    for (uint32_t targets : {1u, 255u, 256u, 65535u, 65536u}) {
+        ScatterElementsDesc d;
+        d.InputTensor = d.OutputTensor = {DataType::UInt8, {targets}, {}};
+        d.IndicesTensor = {DataType::Int32, {1000}, {}};
+        d.UpdatesTensor = {DataType::UInt8, {1000}, {}};
+        d.Reduction = ScatterReduction::Add;
+        d.Deterministic = true;
+        auto p = core::planScatterElements(d, limits());
+        REQUIRE(p.ok());
+        // The largest key is `targets` itself (out-of-range updates): 255 fits 8 bits, 256 needs 9.
+        const size_t passes = targets < 256 ? 1 : targets < 65536 ? 2 : 3;
+        std::vector<std::string> want = {p.value().dispatches[0].kernel, "scatter_elements_keys.i32"};
+        for (size_t i = 0; i < passes; ++i) want.insert(want.end(), pass.begin(), pass.end());
+        want.push_back("scatter_ordered.u8");
+        INFO("targets " << targets);
+        CHECK(kernels(p.value()) == want);
+        for (size_t i = 0; i < passes; ++i)
+            CHECK(p.value().dispatches[2 + 3 * i].arg == 8 * i); // digit shift
+    }
+    auto nd = scatterND();
+    nd.Deterministic = true;
+    auto p = core::planScatterND(nd, limits());
+    REQUIRE(p.ok());
+    CHECK(kernels(p.value()).back() == "scatter_ordered_last.b32");
+}

@@ -43,3 +43,9 @@ uint viewOffset(uint view, uint linear) {
 #define ELEM_BITS 64
 #define LOAD_ELEM LOAD_B64
 #endif
+
+// The workgroup whose share of the work this one does: gl_WorkGroupID.x permuted by the params words at
+// `at` ([multiplier, offset]: (id * multiplier + offset) % groupCount, multiplier coprime to groupCount).
+// core plans the identity (1, 0); tests plan shuffles (core::groupOrderSeedForTests) to run the scatters
+// under other workgroup orders. Needs the push constant `groupCount`.
+#define ORDERED_GROUP(at) ((gl_WorkGroupID.x * P(at) + P((at) + 1u)) % pc.groupCount)

@@ -2,8 +2,9 @@
 // at its own coordinates with the Axis coordinate replaced by its index, or with SCATTER_REDUCE combines it
 // with what is there (ripple/combine.glsl). Out-of-range indices are dropped and flagged in status[0].
 // Params: [0] updates count, [1] axis, [2] input size at axis, [3..19] indices view (its sizes are also
-// the updates' sizes), [20..36] updates view, [37..44] output pitch per dimension, [45] the reduction
-// (ScatterReduction: 1 ADD, 2 MUL, 3 MAX, 4 MIN; read with SCATTER_REDUCE only).
+// the updates' sizes), [20..36] updates view, [37..44] output pitch per dimension, [45..46] group order
+// (ORDERED_GROUP), [47] the reduction (ScatterReduction: 1 ADD, 2 MUL, 3 MAX, 4 MIN; read with
+// SCATTER_REDUCE only).
 // Bindings: 1 indices, 2 updates, 3 output (packed), 4 status.
 layout(local_size_x = 256) in;
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
@@ -13,7 +14,7 @@ layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; }
 #define OUT_BINDING 3
 #if defined(SCATTER_REDUCE)
 #include "ripple/combine.glsl"
-#define SCATTER_WRITE(e, bits) combineElement(e, bits, P(45u))
+#define SCATTER_WRITE(e, bits) combineElement(e, bits, P(47u))
 #else
 #include "ripple/store.glsl"
 #define SCATTER_WRITE(e, bits) storeElement(e, bits)
@@ -29,7 +30,7 @@ void main() {
     const uint axisSize = P(2);
     const uint rank = P(3);
     const uint stride = pc.groupCount * gl_WorkGroupSize.x;
-    for (uint e = gl_GlobalInvocationID.x; e < count; e += stride) {
+    for (uint e = ORDERED_GROUP(45u) * gl_WorkGroupSize.x + gl_LocalInvocationID.x; e < count; e += stride) {
         uint linear = e;
         uint offIndices = 0u, offUpdates = 0u, target = 0u;
         for (uint d = rank; d > 0u; --d) {

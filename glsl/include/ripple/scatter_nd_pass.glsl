@@ -2,8 +2,9 @@
 // the slice its index tuple selects, or with SCATTER_REDUCE combines it with what is there
 // (ripple/combine.glsl). Out-of-range tuples are dropped and flagged in status[0].
 // Params: [0] updates count, [1] slice size, [2] q, [3..10] sizes of the q indexed dims,
-// [11..18] their output pitches, [19..35] indices view, [36..52] updates view, [53] the reduction
-// (ScatterReduction: 1 ADD, 2 MUL, 3 MAX, 4 MIN; read with SCATTER_REDUCE only).
+// [11..18] their output pitches, [19..35] indices view, [36..52] updates view, [53..54] group order
+// (ORDERED_GROUP), [55] the reduction (ScatterReduction: 1 ADD, 2 MUL, 3 MAX, 4 MIN; read with
+// SCATTER_REDUCE only).
 // Bindings: 1 indices, 2 updates, 3 output (packed), 4 status.
 layout(local_size_x = 256) in;
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
@@ -13,7 +14,7 @@ layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; }
 #define OUT_BINDING 3
 #if defined(SCATTER_REDUCE)
 #include "ripple/combine.glsl"
-#define SCATTER_WRITE(e, bits) combineElement(e, bits, P(53u))
+#define SCATTER_WRITE(e, bits) combineElement(e, bits, P(55u))
 #else
 #include "ripple/store.glsl"
 #define SCATTER_WRITE(e, bits) storeElement(e, bits)
@@ -28,7 +29,7 @@ void main() {
     const uint slice = P(1);
     const uint q = P(2);
     const uint stride = pc.groupCount * gl_WorkGroupSize.x;
-    for (uint e = gl_GlobalInvocationID.x; e < count; e += stride) {
+    for (uint e = ORDERED_GROUP(53u) * gl_WorkGroupSize.x + gl_LocalInvocationID.x; e < count; e += stride) {
         uint tuple = e / slice;
         uint within = e % slice;
         uint target = within;

@@ -1,0 +1,25 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// Radix sort pass, step 1: each block's digit counts (ripple/pair_sort.glsl).
+// Bindings: 1 keys, 2 counts (256 * blocks).
+#include "ripple/pair_sort.glsl"
+
+layout(std430, binding = 1) readonly buffer Keys { uint keys[]; };
+layout(std430, binding = 2) writeonly buffer Counts { uint counts[]; };
+
+shared uint sHist[256];
+
+void main() {
+    const uint pairs = P(0), blocks = P(1), lid = gl_LocalInvocationID.x;
+    for (uint block = ORDERED_GROUP(2u); block < blocks; block += pc.groupCount) {
+        sHist[lid] = 0u;
+        barrier();
+        for (uint r = 0u; r < PAIR_SORT_ROUNDS; ++r) {
+            const uint i = block * PAIR_SORT_BLOCK + r * 256u + lid;
+            if (i < pairs) atomicAdd(sHist[digitOf(keys[i])], 1u);
+        }
+        barrier();
+        counts[lid * blocks + block] = sHist[lid];
+        barrier();
+    }
+}

@@ -1,0 +1,109 @@
+// The scatters' deterministic mode (ScatterNDDesc / ScatterElementsDesc `Deterministic`): updates applied
+// in IndicesTensor's row-major order whatever the device's workgroup order. The op's keys pass turns each
+// update (ScatterND: each index tuple) into a pair (target, update number); a stable radix sort by target
+// (glsl/include/ripple/pair_sort.glsl) lines each target's updates up in row-major order; the last pass
+// (glsl/include/ripple/scatter_ordered.glsl) applies each run in order, one writer per element.
+#include "core/planners.hpp"
+#include "core/shape.hpp"
+
+#include <numeric>
+
+namespace ripple::core {
+
+uint32_t groupOrderSeedForTests = 0;
+
+void appendGroupOrder(std::vector<uint32_t>& params, uint32_t groups) {
+    uint32_t multiplier = 1, offset = 0;
+    if (groupOrderSeedForTests != 0 && groups > 1) {
+        uint64_t x = groupOrderSeedForTests * 0x9E3779B97F4A7C15ull; // a different shuffle per seed
+        x ^= x >> 29;
+        offset = static_cast<uint32_t>(x % groups);
+        multiplier = static_cast<uint32_t>((x >> 32) % groups);
+        while (std::gcd(multiplier, groups) != 1) multiplier = (multiplier + 1) % groups;
+    }
+    params.push_back(multiplier);
+    params.push_back(offset);
+}
+
+namespace {
+
+constexpr uint64_t kSortBlock = 2048; // PAIR_SORT_BLOCK
+
+uint64_t align256(uint64_t bytes) {
+    return (bytes + 255) & ~uint64_t(255);
+}
+
+} // namespace
+
+void addOrderedScatter(Plan& plan, const OrderedScatter& s) {
+    const uint64_t pairBytes = s.pairs * 4, blocks = (s.pairs + kSortBlock - 1) / kSortBlock;
+    const uint64_t countBytes = blocks * 256 * 4;
+    // Each binding fits the device: a key takes 4 bytes per update (ScatterND: per tuple), no more than the
+    // IndicesTensor already bound, and the counts 1 KiB per 2048 updates.
+    // Scratch: keys A, numbers A, keys B, numbers B (the sort's ping-pong), then the digit counts.
+    const uint64_t slot = align256(pairBytes);
+    const PlanBinding keys[2] = {{BindingKind::Scratch, 0, 0, pairBytes},
+                                 {BindingKind::Scratch, 0, 2 * slot, pairBytes}};
+    const PlanBinding numbers[2] = {{BindingKind::Scratch, 0, slot, pairBytes},
+                                    {BindingKind::Scratch, 0, 3 * slot, pairBytes}};
+    const PlanBinding counts{BindingKind::Scratch, 0, 4 * slot, countBytes};
+    plan.scratchBytes = std::max(plan.scratchBytes, counts.offset + countBytes);
+    auto& p = plan.params;
+
+    PlanDispatch keysPass;
+    keysPass.kernel = s.keysKernel;
+    keysPass.bindings = {
+        {BindingKind::Params}, {BindingKind::Tensor, 1}, keys[0], numbers[0], {BindingKind::Status}};
+    keysPass.paramsBase = s.keysBase;
+    keysPass.groups = groupsFor(s.pairs);
+    appendGroupOrder(p, keysPass.groups); // the keys params block ends with it
+    plan.dispatches.push_back(std::move(keysPass));
+    plan.usesStatus = true;
+
+    // Radix passes over the bits of the largest key, `targets` (out of range).
+    const uint32_t sortBase = static_cast<uint32_t>(p.size());
+    const uint32_t blockGroups = static_cast<uint32_t>(std::min<uint64_t>(blocks, 65535));
+    p.push_back(static_cast<uint32_t>(s.pairs));
+    p.push_back(static_cast<uint32_t>(blocks));
+    appendGroupOrder(p, blockGroups);
+    uint32_t pass = 0;
+    for (uint32_t shift = 0; shift < 32 && (uint64_t(s.targets) >> shift) != 0; shift += 8, ++pass) {
+        const uint32_t from = pass % 2, to = 1 - from;
+        PlanDispatch hist{"pair_sort_hist", false, {{BindingKind::Params}, keys[from], counts},
+                          sortBase,         shift, blockGroups};
+        PlanDispatch scan{"pair_sort_scan", false, {{BindingKind::Params}, counts}, sortBase, shift, 1};
+        PlanDispatch scatter{
+            "pair_sort_scatter",
+            false,
+            {{BindingKind::Params}, keys[from], numbers[from], counts, keys[to], numbers[to]},
+            sortBase,
+            shift,
+            blockGroups};
+        plan.dispatches.push_back(std::move(hist));
+        plan.dispatches.push_back(std::move(scan));
+        plan.dispatches.push_back(std::move(scatter));
+    }
+
+    const TensorDesc& upd = plan.tensors[2];
+    const uint32_t base = static_cast<uint32_t>(p.size());
+    p.push_back(static_cast<uint32_t>(s.pairs));
+    p.push_back(static_cast<uint32_t>(s.slice));
+    p.push_back(s.targets);
+    p.push_back(static_cast<uint32_t>(s.reduction));
+    appendView(p, base, upd.Sizes, effectiveStrides(upd));
+    PlanDispatch apply;
+    apply.kernel = s.reduction == ScatterReduction::None
+                       ? std::string("scatter_ordered_last.") + elementClass(upd.DataType)
+                       : std::string("scatter_ordered.") + reduceClass(upd.DataType);
+    apply.bindings = {{BindingKind::Params},
+                      keys[pass % 2],
+                      numbers[pass % 2],
+                      {BindingKind::Tensor, 2},
+                      {BindingKind::Tensor, 3}};
+    apply.paramsBase = base;
+    apply.groups = groupsFor(upd.elementCount());
+    appendGroupOrder(p, apply.groups);
+    plan.dispatches.push_back(std::move(apply));
+}
+
+} // namespace ripple::core
