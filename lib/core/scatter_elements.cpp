@@ -27,7 +27,37 @@ Result<Plan> planScatterElements(const ScatterElementsDesc& desc, const PlanLimi
 
     Plan plan = scatterPlan(op, in, ind, upd, desc.OutputTensor);
     if (in.elementCount() == 0) return plan;
-    addCopy(plan, 0, 3);
+    const uint64_t lineBytes = uint64_t(in.Sizes[n - 1]) * elementSize(in.DataType);
+    const bool fused = !desc.Deterministic && desc.Reduction == ScatterReduction::None && desc.Axis == n - 1 &&
+                       upd.elementCount() != 0 && elementSize(in.DataType) <= 4 && lineBytes % 16 == 0 &&
+                       lineBytes <= 16384 && effectiveStrides(in) == packedStrides(in.Sizes);
+    if (fused) { // params: glsl/scatter_elements_rows.comp. H100: bench/NOTES.md "Scatter v2".
+        const uint32_t base = static_cast<uint32_t>(plan.params.size());
+        auto& p = plan.params;
+        const uint64_t lines = in.elementCount() / in.Sizes[n - 1];
+        p.push_back(static_cast<uint32_t>(lines));
+        p.push_back(in.Sizes[n - 1]);
+        p.push_back(static_cast<uint32_t>(lineBytes / 16));
+        p.push_back(ind.Sizes[n - 1]);
+        p.push_back(n);
+        for (uint32_t d = 0; d < 8; ++d) p.push_back(d < n ? in.Sizes[d] : 1);
+        for (uint32_t d = 0; d < 8; ++d) p.push_back(d < n ? ind.Sizes[d] : 1);
+        appendView(p, base, ind.Sizes, effectiveStrides(ind));
+        appendView(p, base, upd.Sizes, effectiveStrides(upd));
+        PlanDispatch d;
+        d.kernel = std::string("scatter_elements_rows.") + elementClass(in.DataType) + "." +
+                   indexClass(ind.DataType);
+        d.bindings = {{BindingKind::Params},     {BindingKind::Tensor, 0}, {BindingKind::Tensor, 1},
+                      {BindingKind::Tensor, 2}, {BindingKind::Tensor, 3}, {BindingKind::Status}};
+        d.paramsBase = base;
+        d.groups = static_cast<uint32_t>(std::min<uint64_t>(lines, 65535));
+        appendGroupOrder(p, d.groups);
+        d.skipInPlace = true;
+        plan.dispatches.push_back(std::move(d));
+        plan.usesStatus = true;
+    } else {
+        addCopy(plan, 0, 3);
+    }
     if (upd.elementCount() == 0) return plan;
 
     uint32_t base = static_cast<uint32_t>(plan.params.size());
@@ -59,6 +89,7 @@ Result<Plan> planScatterElements(const ScatterElementsDesc& desc, const PlanLimi
     for (uint32_t d = 0; d < 8; ++d) p.push_back(d < n ? pitch[d] : 0);
 
     addScatterPass(plan, "scatter_elements", base, desc.Reduction);
+    plan.dispatches.back().onlyInPlace = fused; // out of place, the fused pass did it all
     return plan;
 }
 

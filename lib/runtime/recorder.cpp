@@ -146,14 +146,15 @@ Status CommandRecorder::record(const Operator& op, const std::vector<TensorBindi
         c.op = opIndex;
         r.add(std::move(c), {{zeroed.get(), 0, zeroed->size, true}});
     }
-    // In place (the first output bound to the plan's in-place input, checked above): skip its copy.
+    // In place (the first output bound to the plan's in-place input, checked above): skip its copy; some
+    // passes run only one way (plan.hpp).
     const bool inPlace =
         plan.inPlaceInput >= 0 && sizes.value()[plan.firstOutput] &&
         bindings[plan.firstOutput].Buffer->impl_ == bindings[plan.inPlaceInput].Buffer->impl_ &&
         bindings[plan.firstOutput].Offset == bindings[plan.inPlaceInput].Offset;
     for (size_t i = 0; i < plan.dispatches.size(); ++i) {
         const core::PlanDispatch& d = plan.dispatches[i];
-        if (inPlace && d.skipInPlace) continue;
+        if (inPlace ? d.skipInPlace : d.onlyInPlace) continue;
         const kernels::KernelInfo& k = *o.kernels[i];
         detail::PendingCommand c;
         c.kernel = &k;

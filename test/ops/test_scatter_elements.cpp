@@ -78,6 +78,13 @@ const ECase kCases[] = {
     {{2, 3, 4, 5}, {2, 3, 4, 5}, 3},
     {{1, 2, 1, 3, 1, 2, 1, 5}, {1, 2, 1, 3, 1, 2, 1, 4}, 7},
     {{1000}, {33}, 0},
+    // Along the last axis with lines of whole 16-byte blocks up to 16 KiB, elements up to 32 bits: the fused
+    // copy-and-scatter pass (glsl/scatter_elements_rows.comp) for some types; leading sizes smaller than the
+    // input's; more lines than workgroups; a 16 KiB FLOAT32 line.
+    {{3, 5, 1024}, {2, 4, 100}, 2},
+    {{70000, 4}, {70000, 2}, 1},
+    {{4, 4096}, {4, 4096}, 1},
+    {{2, 4100}, {2, 7}, 1},
 };
 
 } // namespace
