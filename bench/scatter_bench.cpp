@@ -4,6 +4,11 @@
 // Floor bytes: out of place, the input copied (read + write) plus the updates read and written and the
 // indices read; in place, the updates read and written and the indices read. The 1 GiB tensors dwarf the
 // L2 cache; the [4096,4096] one (64 MiB) is about its size and is not rotated.
+//
+// Deterministic cases time the opt-in mode next to the default one. The in-place experiment variants
+// (bench/NOTES.md "Scatter v2"): "after a copy" records a 128 MiB copy of other buffers before the scatter
+// in the same submission; "x8 in one submission" records 8 runs in one submission (the recorder orders
+// them by their writes) and reports the span divided by 8.
 #include "bench_common.hpp"
 
 #include <cstring>
@@ -19,6 +24,9 @@ struct ScatterCase {
     ripple::ScatterReduction reduction;
     uint32_t rows, cols, updateRows,
         updateCols; // input [rows, cols]; ND: updateRows rows; Elements: [rows, updateCols]
+    bool deterministic = false;
+    bool duplicates = false; // indices drawn at random (Elements), else distinct
+    enum Variant { Plain, AfterCopy, EightPerSubmission } variant = Plain;
 };
 
 std::string jsonCase(const ScatterCase& c, double us, double best, size_t runs, uint64_t floorBytes,
@@ -28,10 +36,12 @@ std::string jsonCase(const ScatterCase& c, double us, double best, size_t runs, 
         line, sizeof line,
         "{\"op\": \"%s\", \"name\": \"%s\", \"in_place\": %s, \"reduction\": %u, \"us\": %.2f, "
         "\"us_min\": %.2f, \"runs\": %zu, \"floor_bytes\": %llu, \"gbs\": %.1f, \"pct_of_copy\": %.1f, "
-        "\"matches_reference\": %s, \"rows\": %u, \"cols\": %u, \"update_rows\": %u, \"update_cols\": %u}",
+        "\"matches_reference\": %s, \"rows\": %u, \"cols\": %u, \"update_rows\": %u, \"update_cols\": %u, "
+        "\"deterministic\": %s, \"duplicates\": %s, \"variant\": %d}",
         c.nd ? "scatter_nd" : "scatter_elements", c.name.c_str(), c.inPlace ? "true" : "false",
         static_cast<uint32_t>(c.reduction), us, best, runs, static_cast<unsigned long long>(floorBytes), gbs,
-        100 * gbs / ceiling, ok ? "true" : "false", c.rows, c.cols, c.updateRows, c.updateCols);
+        100 * gbs / ceiling, ok ? "true" : "false", c.rows, c.cols, c.updateRows, c.updateCols,
+        c.deterministic ? "true" : "false", c.duplicates ? "true" : "false", static_cast<int>(c.variant));
     return line;
 }
 
@@ -50,6 +60,22 @@ int runScatter(ripple::Device& dev, const BenchOptions& opt, double ceiling, std
          4096, 0, 256},
         {"scatter_elements (4096,4096) f32 ax1, idx (4096,256), add", false, false, ScatterReduction::Add,
          4096, 4096, 0, 256},
+        {"scatter_nd same, in place, after a 128 MiB copy", true, true, ScatterReduction::None, 1048576, 256,
+         65536, 0, false, false, ScatterCase::AfterCopy},
+        {"scatter_nd same, in place, x8 in one submission (per run)", true, true, ScatterReduction::None,
+         1048576, 256, 65536, 0, false, false, ScatterCase::EightPerSubmission},
+        {"scatter_nd same, in place, deterministic", true, true, ScatterReduction::None, 1048576, 256, 65536,
+         0, true},
+        {"scatter_nd same, in place, add, deterministic", true, true, ScatterReduction::Add, 1048576, 256,
+         65536, 0, true},
+        {"scatter_elements (4096,4096) f32 ax1, idx (4096,256), deterministic", false, false,
+         ScatterReduction::None, 4096, 4096, 0, 256, true},
+        {"scatter_elements same, add, deterministic", false, false, ScatterReduction::Add, 4096, 4096, 0, 256,
+         true},
+        {"scatter_elements (1,1024) f32, 1048576 random idx, add", false, false, ScatterReduction::Add, 1,
+         1024, 0, 1048576, false, true},
+        {"scatter_elements (1,1024) f32, 1048576 random idx, add, deterministic", false, false,
+         ScatterReduction::Add, 1, 1024, 0, 1048576, true, true},
     };
     std::printf("%-58s %10s %10s %10s %10s %8s %6s\n", "scatter case", "median us", "min us", "floor MB",
                 "GB/s", "% copy", "check");
@@ -72,7 +98,9 @@ int runScatter(ripple::Device& dev, const BenchOptions& opt, double ceiling, std
         {
             const uint32_t space = c.nd ? c.rows : c.cols, per = c.nd ? c.updateRows : c.updateCols;
             std::vector<int32_t> perm(space);
-            for (uint64_t start = 0; start < idxCount; start += per) {
+            for (uint64_t start = 0; start < idxCount && c.duplicates; ++start)
+                indices[start] = static_cast<int32_t>(rng() % space);
+            for (uint64_t start = 0; start < idxCount && !c.duplicates; start += per) {
                 std::iota(perm.begin(), perm.end(), 0);
                 std::shuffle(perm.begin(), perm.end(), rng);
                 std::copy(perm.begin(), perm.begin() + per,
@@ -88,6 +116,7 @@ int runScatter(ripple::Device& dev, const BenchOptions& opt, double ceiling, std
             d.UpdatesTensor = {DT::Float32, {updRows, updCols}, {}};
             d.InputDimensionCount = d.IndicesDimensionCount = 2;
             d.Reduction = c.reduction;
+            d.Deterministic = c.deterministic;
             op = dev.compile(d);
         } else {
             ripple::ScatterElementsDesc d;
@@ -96,6 +125,7 @@ int runScatter(ripple::Device& dev, const BenchOptions& opt, double ceiling, std
             d.UpdatesTensor = {DT::Float32, {updRows, updCols}, {}};
             d.Axis = 1;
             d.Reduction = c.reduction;
+            d.Deterministic = c.deterministic;
             op = dev.compile(d);
         }
         if (!op) {
@@ -110,13 +140,36 @@ int runScatter(ripple::Device& dev, const BenchOptions& opt, double ceiling, std
         if (ripple::Status s = dev.upload(idx.value(), 0, indices.data(), idxCount * 4); !s) return fail(s);
         if (ripple::Status s = dev.upload(upd.value(), 0, updates.data(), updCount * 4); !s) return fail(s);
         ripple::Buffer& target = c.inPlace ? in.value() : out.value();
+        // The experiment's copy: a ScatterElements without updates is its input's copy.
+        const uint32_t copyRows = c.variant == ScatterCase::AfterCopy ? 131072 : 1;
+        ripple::ScatterElementsDesc copyDesc;
+        copyDesc.InputTensor = copyDesc.OutputTensor = {DT::Float32, {copyRows, 256}, {}};
+        copyDesc.IndicesTensor = {DT::Int32, {copyRows, 0}, {}};
+        copyDesc.UpdatesTensor = {DT::Float32, {copyRows, 0}, {}};
+        auto copyOp = dev.compile(copyDesc);
+        if (!copyOp) return fail(copyOp.status());
+        auto copyIn = dev.createBuffer(uint64_t(copyRows) * 1024);
+        auto copyOut = dev.createBuffer(uint64_t(copyRows) * 1024);
+        if (!copyIn || !copyOut) return fail(ripple::Status(ripple::StatusCode::OutOfMemory, c.name));
+        const uint32_t perSubmission = c.variant == ScatterCase::EightPerSubmission ? 8 : 1;
         const uint32_t runs = std::max<uint32_t>(opt.repeat, 1);
         warmer.warm();
         auto us = timeBatch(dev, runs, [&](ripple::CommandRecorder& r, uint32_t) {
-            return r.record(op.value(),
-                            {{&in.value(), 0}, {&idx.value(), 0}, {&upd.value(), 0}, {&target, 0}});
+            if (c.variant == ScatterCase::AfterCopy)
+                if (ripple::Status s = r.record(
+                        copyOp.value(),
+                        {{&copyIn.value(), 0}, {&idx.value(), 0}, {&upd.value(), 0}, {&copyOut.value(), 0}});
+                    !s)
+                    return s;
+            for (uint32_t k = 0; k < perSubmission; ++k)
+                if (ripple::Status s = r.record(
+                        op.value(), {{&in.value(), 0}, {&idx.value(), 0}, {&upd.value(), 0}, {&target, 0}});
+                    !s)
+                    return s;
+            return ripple::Status();
         });
         if (!us) return fail(us.status());
+        for (double& t : us->us) t /= perSubmission;
         // The check: targets hold the update (NONE) or, in place with ADD, the input plus every run's update
         // (the warm-up rounds included: their count is not known, so ADD in place checks the untouched rows
         // and that each target moved by a multiple of its update); untouched elements hold the input.
@@ -124,7 +177,15 @@ int runScatter(ripple::Device& dev, const BenchOptions& opt, double ceiling, std
         if (ripple::Status s = dev.download(target, 0, got.data(), count * 4); !s) return fail(s);
         bool ok = true;
         std::vector<uint8_t> touched(count, 0);
-        for (uint64_t u = 0; u < updCount && ok; ++u) {
+        std::vector<double> sums(c.duplicates ? count : 0);
+        for (uint64_t u = 0; u < updCount && c.duplicates; ++u)
+            sums[uint64_t(u / updCols) * c.cols + uint64_t(indices[u])] += updates[u];
+        for (uint64_t e = 0; e < count && c.duplicates; ++e) {
+            const double want = input[e] + sums[e];
+            ok = ok && std::fabs(got[e] - want) <= 1e-5 * (std::fabs(want) + 1e3);
+            touched[e] = 1;
+        }
+        for (uint64_t u = 0; u < updCount && ok && !c.duplicates; ++u) {
             const uint64_t row = c.nd ? uint64_t(indices[u / updCols]) : u / updCols;
             const uint64_t col = c.nd ? u % updCols : uint64_t(indices[u]);
             const uint64_t e = row * c.cols + col;

@@ -5,7 +5,11 @@ usage: python3 bench/scatter_peer.py RIPPLE_JSON [--json OUT]
 Needs PyTorch with CUDA. What a user would call instead (CUDA events, median of 50 after 5 warm-up runs):
 ScatterND rows out of place: x.index_put((idx,), upd) (a clone, then the put); in place: x.index_put_
 ((idx,), upd[, accumulate=True] for ADD); ScatterElements along axis 1: x.scatter(1, idx, upd) or
-x.scatter_add(1, idx, upd) (out of place). Prints ripple us, torch us and speedup = torch / ripple.
+x.scatter_add(1, idx, upd) (out of place). Deterministic cases run under
+torch.use_deterministic_algorithms(True) (torch's own opt-in; "n/a" where torch refuses the call). Random
+(duplicate) indices where the ripple case has them. The in-place experiment variants (ripple-bench's
+"after a copy", "x8 in one submission") are timed against torch's plain in-place put. Prints ripple us,
+torch us and speedup = torch / ripple.
 """
 import json
 import sys
@@ -50,10 +54,22 @@ def main():
             else:
                 fn = lambda: x.index_put((idx,), upd, accumulate=add)
         else:
-            idx = torch.argsort(torch.rand(case["rows"], case["cols"], device="cuda"), dim=1)[:, : case["update_cols"]]
+            if case.get("duplicates"):
+                idx = torch.randint(0, case["cols"], (case["rows"], case["update_cols"]), device="cuda")
+            else:
+                idx = torch.argsort(torch.rand(case["rows"], case["cols"], device="cuda"), dim=1)[:, : case["update_cols"]]
             upd = torch.randn(case["rows"], case["update_cols"], device="cuda")
             fn = (lambda: x.scatter_add(1, idx, upd)) if add else (lambda: x.scatter(1, idx, upd))
-        us = bench(fn)
+        deterministic = bool(case.get("deterministic"))
+        torch.use_deterministic_algorithms(deterministic)
+        try:
+            us = bench(fn)
+        except RuntimeError as e:
+            print(f"{case['name']:58s} {case['us']:10.1f} {'n/a':>10s}  ({str(e).splitlines()[0][:60]})", flush=True)
+            rows.append(dict(name=case["name"], ripple_us=case["us"], torch_us=None, speedup=None))
+            continue
+        finally:
+            torch.use_deterministic_algorithms(False)
         speedup = us / case["us"] if case["us"] > 0 else 0.0
         rows.append(dict(name=case["name"], ripple_us=case["us"], torch_us=us, speedup=speedup))
         print(f"{case['name']:58s} {case['us']:10.1f} {us:10.1f} {speedup:8.2f}", flush=True)
