@@ -43,12 +43,20 @@ void main() {
     const uint lines = P(0), len = P(1), blocks = P(2), perLine = P(3), rank = P(4);
     const uint lid = gl_LocalInvocationID.x;
     for (uint line = ORDERED_GROUP(55u); line < lines; line += pc.groupCount) {
-        for (uint b = lid; b < blocks; b += 256u) {
-            const uvec4 v = inBlocks[line * blocks + b];
-            sLine[4u * b] = v.x;
-            sLine[4u * b + 1u] = v.y;
-            sLine[4u * b + 2u] = v.z;
-            sLine[4u * b + 3u] = v.w;
+        // All of an invocation's loads (at most 4: 1024 blocks) issued before the first is used.
+        uvec4 v[4];
+        [[unroll]] for (uint k = 0u; k < 4u; ++k) {
+            const uint b = lid + 256u * k;
+            if (b < blocks) v[k] = inBlocks[line * blocks + b];
+        }
+        [[unroll]] for (uint k = 0u; k < 4u; ++k) {
+            const uint b = lid + 256u * k;
+            if (b < blocks) {
+                sLine[4u * b] = v[k].x;
+                sLine[4u * b + 1u] = v[k].y;
+                sLine[4u * b + 2u] = v[k].z;
+                sLine[4u * b + 3u] = v[k].w;
+            }
         }
         // The line's coordinates off the axis; it has updates where each is inside the indices' sizes.
         uint rest = line, indicesLine = 0u, pitch = 1u;
@@ -73,8 +81,11 @@ void main() {
             }
         }
         barrier();
-        for (uint b = lid; b < blocks; b += 256u)
-            outBlocks[line * blocks + b] = uvec4(sLine[4u * b], sLine[4u * b + 1u], sLine[4u * b + 2u], sLine[4u * b + 3u]);
+        [[unroll]] for (uint k = 0u; k < 4u; ++k) {
+            const uint b = lid + 256u * k;
+            if (b < blocks)
+                outBlocks[line * blocks + b] = uvec4(sLine[4u * b], sLine[4u * b + 1u], sLine[4u * b + 2u], sLine[4u * b + 3u]);
+        }
         barrier();
     }
 }
