@@ -199,8 +199,9 @@ TEST_CASE("Deterministic scatters give identical bits across 20 runs with shuffl
         d.Deterministic = true;
         checkOrdered(d, input, indices, updates, rt::referenceScatterElements, 20);
 
-        // The shuffles are real: without Deterministic the same runs disagree with each other.
-        if (c.type != DataType::Float32) continue;
+        // The shuffles are real: without Deterministic the same runs disagree with each other. (FLOAT32 ADD:
+        // NONE on this one row runs as the fused row pass, one workgroup, which no shuffle reorders.)
+        if (c.type != DataType::Float32 || c.reduction != ScatterReduction::Add) continue;
         d.Deterministic = false;
         std::set<std::vector<uint8_t>> seen;
         for (uint32_t seed = 0; seed < 20; ++seed)
