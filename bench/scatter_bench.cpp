@@ -26,7 +26,10 @@ struct ScatterCase {
         updateCols; // input [rows, cols]; ND: updateRows rows; Elements: [rows, updateCols]
     bool deterministic = false;
     bool duplicates = false; // indices drawn at random (Elements), else distinct
-    enum Variant { Plain, AfterCopy, EightPerSubmission } variant = Plain;
+    enum Variant { Plain, AfterCopy, EightPerSubmission, HostLone } variant = Plain;
+    // ScatterND's rows: distinct and random over the whole input (as the issue asks), the same rows in
+    // ascending order, or a random order of the first updateRows rows (a 64 MiB region of the 1 GiB input).
+    enum Rows { Spread, SpreadSorted, Local } rowsPattern = Spread;
 };
 
 std::string jsonCase(const ScatterCase& c, double us, double best, size_t runs, uint64_t floorBytes,
@@ -37,12 +40,47 @@ std::string jsonCase(const ScatterCase& c, double us, double best, size_t runs, 
         "{\"op\": \"%s\", \"name\": \"%s\", \"in_place\": %s, \"reduction\": %u, \"us\": %.2f, "
         "\"us_min\": %.2f, \"runs\": %zu, \"floor_bytes\": %llu, \"gbs\": %.1f, \"pct_of_copy\": %.1f, "
         "\"matches_reference\": %s, \"rows\": %u, \"cols\": %u, \"update_rows\": %u, \"update_cols\": %u, "
-        "\"deterministic\": %s, \"duplicates\": %s, \"variant\": %d}",
+        "\"deterministic\": %s, \"duplicates\": %s, \"variant\": %d, \"rows_pattern\": %d}",
         c.nd ? "scatter_nd" : "scatter_elements", c.name.c_str(), c.inPlace ? "true" : "false",
         static_cast<uint32_t>(c.reduction), us, best, runs, static_cast<unsigned long long>(floorBytes), gbs,
         100 * gbs / ceiling, ok ? "true" : "false", c.rows, c.cols, c.updateRows, c.updateCols,
-        c.deterministic ? "true" : "false", c.duplicates ? "true" : "false", static_cast<int>(c.variant));
+        c.deterministic ? "true" : "false", c.duplicates ? "true" : "false", static_cast<int>(c.variant),
+        static_cast<int>(c.rowsPattern));
     return line;
+}
+
+// The HostLone variant: each run submitted alone and waited for, timed on the host; an empty submission's
+// round trip, timed the same way in alternation, is subtracted. What timestamps cannot show (work the
+// driver does around a submission) is in this figure; the GPU timestamp spans of the same runs are returned
+// beside it.
+ripple::Status hostLone(ripple::Device& dev, uint32_t runs,
+                        const std::function<ripple::Status(ripple::CommandRecorder&)>& record,
+                        std::vector<double>& hostUs, std::vector<double>& gpuUs) {
+    std::vector<double> full, empty;
+    for (uint32_t i = 0; i < runs; ++i)
+        for (bool withOp : {true, false}) {
+            ripple::RecorderOptions ro;
+            ro.timestamps = true;
+            auto rec = dev.createRecorder(ro);
+            if (!rec) return rec.status();
+            if (withOp)
+                if (ripple::Status s = record(rec.value()); !s) return s;
+            const auto start = std::chrono::steady_clock::now();
+            auto ticket = dev.submit(rec.value());
+            if (!ticket) return ticket.status();
+            if (ripple::Status s = dev.wait(ticket.value()); !s) return s;
+            const double us =
+                std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+            (withOp ? full : empty).push_back(us);
+            auto reports = dev.reports(ticket.value());
+            if (!reports) return reports.status();
+            for (const auto& r : reports.value())
+                if (withOp && r.gpuEndNanoseconds > r.gpuBeginNanoseconds)
+                    gpuUs.push_back((r.gpuEndNanoseconds - r.gpuBeginNanoseconds) / 1000.0);
+        }
+    const double base = median(empty);
+    for (double f : full) hostUs.push_back(f - base);
+    return {};
 }
 
 } // namespace
@@ -64,6 +102,15 @@ int runScatter(ripple::Device& dev, const BenchOptions& opt, double ceiling, std
          65536, 0, false, false, ScatterCase::AfterCopy},
         {"scatter_nd same, in place, x8 in one submission (per run)", true, true, ScatterReduction::None,
          1048576, 256, 65536, 0, false, false, ScatterCase::EightPerSubmission},
+        {"scatter_nd same, in place, alone and waited for (host clock)", true, true, ScatterReduction::None,
+         1048576, 256, 65536, 0, false, false, ScatterCase::HostLone},
+        {"scatter_nd same, in place, rows sorted", true, true, ScatterReduction::None, 1048576, 256, 65536, 0,
+         false, false, ScatterCase::Plain, ScatterCase::SpreadSorted},
+        {"scatter_nd same, in place, rows within 64 MiB", true, true, ScatterReduction::None, 1048576, 256,
+         65536, 0, false, false, ScatterCase::Plain, ScatterCase::Local},
+        {"scatter_nd same, in place, rows within 64 MiB, x8 in one submission", true, true,
+         ScatterReduction::None, 1048576, 256, 65536, 0, false, false, ScatterCase::EightPerSubmission,
+         ScatterCase::Local},
         {"scatter_nd same, in place, deterministic", true, true, ScatterReduction::None, 1048576, 256, 65536,
          0, true},
         {"scatter_nd same, in place, add, deterministic", true, true, ScatterReduction::Add, 1048576, 256,
@@ -96,7 +143,10 @@ int runScatter(ripple::Device& dev, const BenchOptions& opt, double ceiling, std
         for (float& u : updates) u = static_cast<float>(rng() % 1000) / 8;
         std::vector<int32_t> indices(idxCount);
         {
-            const uint32_t space = c.nd ? c.rows : c.cols, per = c.nd ? c.updateRows : c.updateCols;
+            const uint32_t space = c.nd && c.rowsPattern == ScatterCase::Local ? c.updateRows
+                                   : c.nd                                      ? c.rows
+                                                                               : c.cols;
+            const uint32_t per = c.nd ? c.updateRows : c.updateCols;
             std::vector<int32_t> perm(space);
             for (uint64_t start = 0; start < idxCount && c.duplicates; ++start)
                 indices[start] = static_cast<int32_t>(rng() % space);
@@ -106,6 +156,7 @@ int runScatter(ripple::Device& dev, const BenchOptions& opt, double ceiling, std
                 std::copy(perm.begin(), perm.begin() + per,
                           indices.begin() + static_cast<std::ptrdiff_t>(start));
             }
+            if (c.rowsPattern == ScatterCase::SpreadSorted) std::sort(indices.begin(), indices.end());
         }
         ripple::Result<ripple::Operator> op = ripple::Status(ripple::StatusCode::Internal, "");
         const ripple::TensorDesc data{DT::Float32, {c.rows, c.cols}, {}};
@@ -154,22 +205,40 @@ int runScatter(ripple::Device& dev, const BenchOptions& opt, double ceiling, std
         const uint32_t perSubmission = c.variant == ScatterCase::EightPerSubmission ? 8 : 1;
         const uint32_t runs = std::max<uint32_t>(opt.repeat, 1);
         warmer.warm();
-        auto us = timeBatch(dev, runs, [&](ripple::CommandRecorder& r, uint32_t) {
-            if (c.variant == ScatterCase::AfterCopy)
-                if (ripple::Status s = r.record(
-                        copyOp.value(),
-                        {{&copyIn.value(), 0}, {&idx.value(), 0}, {&upd.value(), 0}, {&copyOut.value(), 0}});
-                    !s)
-                    return s;
-            for (uint32_t k = 0; k < perSubmission; ++k)
-                if (ripple::Status s = r.record(
-                        op.value(), {{&in.value(), 0}, {&idx.value(), 0}, {&upd.value(), 0}, {&target, 0}});
-                    !s)
-                    return s;
-            return ripple::Status();
-        });
-        if (!us) return fail(us.status());
-        for (double& t : us->us) t /= perSubmission;
+        BatchTimes times;
+        std::vector<double> gpuAlone; // HostLone: the GPU timestamp spans of the same runs
+        if (c.variant == ScatterCase::HostLone) {
+            if (ripple::Status s = hostLone(
+                    dev, std::max<uint32_t>(opt.repeat, 1) * 2,
+                    [&](ripple::CommandRecorder& r) {
+                        return r.record(
+                            op.value(),
+                            {{&in.value(), 0}, {&idx.value(), 0}, {&upd.value(), 0}, {&target, 0}});
+                    },
+                    times.us, gpuAlone);
+                !s)
+                return fail(s);
+        } else {
+            auto us = timeBatch(dev, runs, [&](ripple::CommandRecorder& r, uint32_t) {
+                if (c.variant == ScatterCase::AfterCopy)
+                    if (ripple::Status s = r.record(copyOp.value(), {{&copyIn.value(), 0},
+                                                                     {&idx.value(), 0},
+                                                                     {&upd.value(), 0},
+                                                                     {&copyOut.value(), 0}});
+                        !s)
+                        return s;
+                for (uint32_t k = 0; k < perSubmission; ++k)
+                    if (ripple::Status s =
+                            r.record(op.value(),
+                                     {{&in.value(), 0}, {&idx.value(), 0}, {&upd.value(), 0}, {&target, 0}});
+                        !s)
+                        return s;
+                return ripple::Status();
+            });
+            if (!us) return fail(us.status());
+            times = std::move(us.value());
+        }
+        for (double& t : times.us) t /= perSubmission;
         // The check: targets hold the update (NONE) or, in place with ADD, the input plus every run's update
         // (the warm-up rounds included: their count is not known, so ADD in place checks the untouched rows
         // and that each target moved by a multiple of its update); untouched elements hold the input.
@@ -199,15 +268,20 @@ int runScatter(ripple::Device& dev, const BenchOptions& opt, double ceiling, std
         }
         for (uint64_t e = 0; e < count && ok; ++e)
             if (!touched[e]) ok = std::memcmp(&got[e], &input[e], 4) == 0;
-        const double med = median(us->us), best = *std::min_element(us->us.begin(), us->us.end());
+        const double med = median(times.us), best = *std::min_element(times.us.begin(), times.us.end());
         const uint64_t floorBytes = (c.inPlace ? 0 : 2 * count * 4) + 2 * updCount * 4 + idxCount * 4;
         const double gbs = floorBytes / med / 1e3;
         std::printf("%-58s %10.1f %10.1f %10.2f %10.1f %8.1f %6s\n", c.name.c_str(), med, best,
                     floorBytes / 1e6, gbs, 100 * gbs / ceiling, ok ? "ok" : "FAIL");
         std::string levels;
-        for (double l : us->levels) levels += (levels.empty() ? "" : ", ") + std::to_string(l).substr(0, 7);
+        for (double l : times.levels) levels += (levels.empty() ? "" : ", ") + std::to_string(l).substr(0, 7);
         std::printf("%-58s levels us: %s\n", "", levels.c_str());
-        std::string line = jsonCase(c, med, best, us->us.size(), floorBytes, gbs, ceiling, ok);
+        std::string line = jsonCase(c, med, best, times.us.size(), floorBytes, gbs, ceiling, ok);
+        if (!gpuAlone.empty()) {
+            std::printf("%-58s GPU timestamps of the same runs: %.1f us\n", "", median(gpuAlone));
+            line = line.substr(0, line.size() - 1) +
+                   ", \"gpu_timestamps_us\": " + std::to_string(median(gpuAlone)) + "}";
+        }
         json.push_back(line.substr(0, line.size() - 1) + ", \"levels_us\": [" + levels + "]}");
         failures += !ok;
     }

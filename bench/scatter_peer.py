@@ -7,7 +7,8 @@ ScatterND rows out of place: x.index_put((idx,), upd) (a clone, then the put); i
 ((idx,), upd[, accumulate=True] for ADD); ScatterElements along axis 1: x.scatter(1, idx, upd) or
 x.scatter_add(1, idx, upd) (out of place). Deterministic cases run under
 torch.use_deterministic_algorithms(True) (torch's own opt-in; "n/a" where torch refuses the call). Random
-(duplicate) indices where the ripple case has them. The in-place experiment variants (ripple-bench's
+(duplicate) indices where the ripple case has them; ScatterND rows sorted or within the first rows where
+the ripple case's rows_pattern says so. The in-place experiment variants (ripple-bench's
 "after a copy", "x8 in one submission") are timed against torch's plain in-place put. Prints ripple us,
 torch us and speedup = torch / ripple.
 """
@@ -47,7 +48,11 @@ def main():
         x = torch.randn(case["rows"], case["cols"], device="cuda")
         add = case["reduction"] == 1
         if case["op"] == "scatter_nd":
-            idx = torch.randperm(case["rows"], device="cuda")[: case["update_rows"]]
+            pattern = case.get("rows_pattern", 0)  # 0 spread, 1 spread and sorted, 2 within the first rows
+            idx = torch.randperm(case["update_rows"] if pattern == 2 else case["rows"], device="cuda")
+            idx = idx[: case["update_rows"]]
+            if pattern == 1:
+                idx = idx.sort().values
             upd = torch.randn(case["update_rows"], case["cols"], device="cuda")
             if case["in_place"]:
                 fn = lambda: x.index_put_((idx,), upd, accumulate=add)

@@ -29,6 +29,8 @@ struct AdapterFeatures {
     bool int16 = false;             // shaderInt16
     bool float16 = false;           // shaderFloat16
     bool float64 = false;           // shaderFloat64 (FLOAT64 scatter reductions)
+    bool float32AtomicAdd = false;  // shaderBufferFloat32AtomicAdd (VK_EXT_shader_atomic_float): FLOAT32
+                                    // ADD scatters by atomic add instead of compare-and-swap loops
     bool subgroups = false;         // compute-stage subgroup basic/ballot/arithmetic/shuffle
     bool pushDescriptors = false;   // VK_KHR_push_descriptor
     bool timelineSemaphore = false; // needed: tickets are timeline-semaphore values

@@ -141,6 +141,7 @@ void addScatterPass(Plan& plan, const char* kernel, uint32_t base, ScatterReduct
         plan.params.push_back(static_cast<uint32_t>(reduction));
         d.kernel = std::string(kernel) + "_reduce." + reduceClass(updates.DataType) + "." +
                    indexClass(plan.tensors[1].DataType);
+        d.hasModes = true; // FLOAT32 has a fast variant (float atomic add)
     }
     d.bindings = {{BindingKind::Params},
                   {BindingKind::Tensor, 1},

@@ -15,7 +15,8 @@ uint32_t featureBits(const AdapterFeatures& f) {
     return (f.int64 ? FeatureInt64 : 0) | (f.int16 ? FeatureInt16 : 0) | (f.int8 ? FeatureInt8 : 0) |
            (f.storage8 ? FeatureStorage8 : 0) | (f.storage16 ? FeatureStorage16 : 0) |
            (f.int64Atomics ? FeatureInt64Atomics : 0) | (f.subgroups ? FeatureSubgroupBasic : 0) |
-           (f.float16 ? FeatureFloat16 : 0) | (f.float64 ? FeatureFloat64 : 0);
+           (f.float16 ? FeatureFloat16 : 0) | (f.float64 ? FeatureFloat64 : 0) |
+           (f.float32AtomicAdd ? FeatureFloat32AtomicAdd : 0);
 }
 
 std::string featureNames(uint32_t bits) {
@@ -29,7 +30,8 @@ std::string featureNames(uint32_t bits) {
         {FeatureInt64Atomics, "shaderBufferInt64Atomics"},
         {FeatureSubgroupBasic, "subgroup operations"},
         {FeatureFloat16, "shaderFloat16"},
-        {FeatureFloat64, "shaderFloat64"}};
+        {FeatureFloat64, "shaderFloat64"},
+        {FeatureFloat32AtomicAdd, "shaderBufferFloat32AtomicAdd"}};
     std::string out;
     for (auto& [bit, name] : names)
         if (bits & bit) out += (out.empty() ? "" : ", ") + std::string(name);

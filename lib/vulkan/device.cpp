@@ -118,6 +118,13 @@ Result<std::unique_ptr<detail::BackendDevice>> VulkanDevice::create(const Device
         *tail = &a64, tail = &a64.pNext;
         if (!v12) exts.push_back(VK_KHR_SHADER_ATOMIC_INT64_EXTENSION_NAME);
     }
+    VkPhysicalDeviceShaderAtomicFloatFeaturesEXT af{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
+    af.shaderBufferFloat32AtomicAdd = f.float32AtomicAdd;
+    if (f.float32AtomicAdd) {
+        *tail = &af, tail = &af.pNext;
+        exts.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+    }
 
     float priority = 1.0f;
     VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
@@ -228,6 +235,7 @@ Result<std::unique_ptr<VulkanDevice>> VulkanDevice::adopt(const AdoptedHandles& 
     f.int64 &= e.int64, f.int16 &= e.int16, f.int8 &= e.int8, f.float16 &= e.float16;
     f.float64 &= e.float64;
     f.storage8 &= e.storage8, f.storage16 &= e.storage16, f.int64Atomics &= e.int64Atomics;
+    f.float32AtomicAdd &= e.float32AtomicAdd;
     f.pushDescriptors &= e.pushDescriptors, f.subgroups &= e.subgroups;
     dev->device_ = h.device;
     dev->ownsDevice_ = false;

@@ -214,6 +214,10 @@ AdapterInfo Instance::describe(uint32_t index) const {
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
     if (v12 || hasExtension(fn_, pd, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME))
         *tail = &timeline, tail = &timeline.pNext;
+    VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomicFloat{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
+    if (hasExtension(fn_, pd, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME))
+        *tail = &atomicFloat, tail = &atomicFloat.pNext;
     fn_.vkGetPhysicalDeviceFeatures2(pd, &features);
 
     AdapterInfo info;
@@ -250,6 +254,7 @@ AdapterInfo Instance::describe(uint32_t index) const {
     f.float16 = f16i8.shaderFloat16;
     f.float64 = features.features.shaderFloat64;
     f.int64Atomics = a64.shaderBufferInt64Atomics;
+    f.float32AtomicAdd = atomicFloat.shaderBufferFloat32AtomicAdd;
     const VkSubgroupFeatureFlags needed = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
                                           VK_SUBGROUP_FEATURE_ARITHMETIC_BIT |
                                           VK_SUBGROUP_FEATURE_SHUFFLE_BIT;

@@ -3,6 +3,8 @@
 // 1,024 targets), neighbouring 8- and 16-bit targets updated at the same time, slices and non-last axes.
 #include "scatter_cases.hpp"
 
+#include "runtime/objects.hpp" // Operator internals: the kernels chosen
+
 using namespace ripple;
 using namespace sc;
 
@@ -107,22 +109,37 @@ void fillReduce(rt::HostTensor& input, rt::HostTensor& updates, const std::vecto
 }
 
 // Runs one reduction case and compares with the reference (which applies the updates in row-major order).
+// FLOAT32 runs on both of its kernels: the fast one (ADD by float atomic add, where the device has
+// shaderBufferFloat32AtomicAdd: lavapipe does) and the portable one (compare-and-swap loops).
 template <class Desc>
 void run(Desc& desc, const rt::HostTensor& in, const rt::HostTensor& ind, const rt::HostTensor& upd,
          std::vector<uint8_t> (*reference)(const Desc&, const rt::HostTensor&, const rt::HostTensor&,
                                            const rt::HostTensor&, int*)) {
     INFO(reductionName(desc.Reduction)
          << " input " << rt::describe(desc.InputTensor) << " indices " << rt::describe(desc.IndicesTensor));
-    auto op = rt::device().compile(desc);
-    if (noD3D12Form(op, desc.InputTensor.DataType)) return;
-    INFO(op.status().message());
-    REQUIRE(op.ok());
-    rt::GpuResult r = rt::runOnGpu(rt::device(), op.value(), {&in, &ind, &upd}, {desc.OutputTensor});
-    INFO(r.status.message());
-    REQUIRE(r.status.ok());
-    int outOfRange = 0;
-    compareOutput(r, reference(desc, in, ind, upd, &outOfRange), desc.OutputTensor);
-    CHECK(outOfRange == 0);
+    const bool f32 = desc.InputTensor.DataType == DataType::Float32;
+    for (KernelPreference pref : {KernelPreference::Auto, KernelPreference::Portable}) {
+        if (pref == KernelPreference::Portable && !f32) break;
+        INFO("kernels " << (pref == KernelPreference::Auto ? "auto" : "portable"));
+        Device& dev = rt::device(pref);
+        auto op = dev.compile(desc);
+        if (noD3D12Form(op, desc.InputTensor.DataType)) return;
+        INFO(op.status().message());
+        REQUIRE(op.ok());
+        if (f32 && !rt::hlslRoundTrip()) { // the scatter pass's variant is the one intended
+            const std::string pass = op.value().impl_->kernels.back()->name;
+            const bool fast = pref == KernelPreference::Auto && dev.adapter().features.float32AtomicAdd;
+            INFO(pass);
+            CHECK(pass.find("_reduce.f32.") != std::string::npos);
+            CHECK(pass.substr(pass.rfind('.')) == (fast ? ".fast" : ".portable"));
+        }
+        rt::GpuResult r = rt::runOnGpu(dev, op.value(), {&in, &ind, &upd}, {desc.OutputTensor});
+        INFO(r.status.message());
+        REQUIRE(r.status.ok());
+        int outOfRange = 0;
+        compareOutput(r, reference(desc, in, ind, upd, &outOfRange), desc.OutputTensor);
+        CHECK(outOfRange == 0);
+    }
 }
 
 } // namespace

@@ -66,6 +66,16 @@ bool reflect(Variant& v) {
                                     readOnly);
         }
         std::sort(v.bindings.begin(), v.bindings.end());
+        // Blocks aliasing one binding (a float view of a word buffer, for float atomics) are one binding,
+        // read-only only if every view is.
+        for (size_t i = 1; i < v.bindings.size();) {
+            if (v.bindings[i].first != v.bindings[i - 1].first) {
+                ++i;
+                continue;
+            }
+            v.bindings[i - 1].second = v.bindings[i - 1].second && v.bindings[i].second;
+            v.bindings.erase(v.bindings.begin() + static_cast<std::ptrdiff_t>(i));
+        }
         if (v.bindings.size() > ripple::kernels::kMaxKernelBindings)
             bad = !fail(v.name + ": too many bindings");
         spvc_resources_get_resource_list_for_type(res, SPVC_RESOURCE_TYPE_UNIFORM_BUFFER, &list, &count);
@@ -105,6 +115,9 @@ bool reflect(Variant& v) {
                 break;
             case SpvCapabilityInt64Atomics:
                 v.features |= FeatureInt64Atomics;
+                break;
+            case SpvCapabilityAtomicFloat32AddEXT:
+                v.features |= FeatureFloat32AtomicAdd;
                 break;
             case SpvCapabilityGroupNonUniform:
             case SpvCapabilityGroupNonUniformBallot:

@@ -7,6 +7,9 @@
 // - 64-bit elements: 64-bit atomicAdd (integers) and atomicMax / atomicMin (UINT64), else a 64-bit
 //   compare-and-swap loop (shaderInt64, shaderBufferInt64Atomics; FLOAT64 also shaderFloat64).
 // FLOAT16 and BFLOAT16 are rounded after every update.
+// MODE_fast (FLOAT32 only, shaderBufferFloat32AtomicAdd): ADD by the device's float atomic add, through a
+// float view of the output binding; an update then costs one atomic instead of a loop that retries while
+// other invocations change the word (1,024 updates per target: bench/NOTES.md "Scatter v3").
 #include "ripple/combine_bits.glsl"
 
 #if defined(DTYPE_f64) || defined(DTYPE_i64) || defined(DTYPE_u64)
@@ -16,9 +19,19 @@ layout(std430, binding = OUT_BINDING) buffer OutWide { uint64_t outWide[]; };
 #else
 layout(std430, binding = OUT_BINDING) buffer Out { uint outWords[]; };
 #endif
+#if defined(DTYPE_f32) && defined(MODE_fast)
+#extension GL_EXT_shader_atomic_float : require
+layout(std430, binding = OUT_BINDING) buffer OutFloat { float outFloats[]; };
+#endif
 
 #if !(defined(DTYPE_f64) || defined(DTYPE_i64) || defined(DTYPE_u64))
 void combineElement(uint e, uvec2 bits, uint op) {
+#if defined(DTYPE_f32) && defined(MODE_fast)
+    if (op == REDUCE_ADD) {
+        atomicAdd(outFloats[e], uintBitsToFloat(bits.x));
+        return;
+    }
+#endif
 #if defined(DTYPE_i32) || defined(DTYPE_u32)
     if (op == REDUCE_ADD) {
         atomicAdd(outWords[e], bits.x);
