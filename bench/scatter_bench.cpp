@@ -26,7 +26,7 @@ struct ScatterCase {
         updateCols; // input [rows, cols]; ND: updateRows rows; Elements: [rows, updateCols]
     bool deterministic = false;
     bool duplicates = false; // indices drawn at random (Elements), else distinct
-    enum Variant { Plain, AfterCopy, EightPerSubmission, HostLone } variant = Plain;
+    enum Variant { Plain, AfterCopy, EightPerSubmission, HostLone, EightDistinct } variant = Plain;
     // ScatterND's rows: distinct and random over the whole input (as the issue asks), the same rows in
     // ascending order, or a random order of the first updateRows rows (a 64 MiB region of the 1 GiB input).
     enum Rows { Spread, SpreadSorted, Local } rowsPattern = Spread;
@@ -52,7 +52,8 @@ std::string jsonCase(const ScatterCase& c, double us, double best, size_t runs, 
 // The HostLone variant: each run submitted alone and waited for, timed on the host; an empty submission's
 // round trip, timed the same way in alternation, is subtracted. What timestamps cannot show (work the
 // driver does around a submission) is in this figure; the GPU timestamp spans of the same runs are returned
-// beside it.
+// beside it. EightDistinct: 8 runs in one submission as EightPerSubmission, each with its own rows (8
+// disjoint random sets), so that no run finds the rows the run before it wrote still in the L2 cache.
 ripple::Status hostLone(ripple::Device& dev, uint32_t runs,
                         const std::function<ripple::Status(ripple::CommandRecorder&)>& record,
                         std::vector<double>& hostUs, std::vector<double>& gpuUs) {
@@ -104,6 +105,8 @@ int runScatter(ripple::Device& dev, const BenchOptions& opt, double ceiling, std
          1048576, 256, 65536, 0, false, false, ScatterCase::EightPerSubmission},
         {"scatter_nd same, in place, alone and waited for (host clock)", true, true, ScatterReduction::None,
          1048576, 256, 65536, 0, false, false, ScatterCase::HostLone},
+        {"scatter_nd same, in place, x8 in one submission, distinct rows", true, true, ScatterReduction::None,
+         1048576, 256, 65536, 0, false, false, ScatterCase::EightDistinct},
         {"scatter_nd same, in place, rows sorted", true, true, ScatterReduction::None, 1048576, 256, 65536, 0,
          false, false, ScatterCase::Plain, ScatterCase::SpreadSorted},
         {"scatter_nd same, in place, rows within 64 MiB", true, true, ScatterReduction::None, 1048576, 256,
@@ -141,8 +144,15 @@ int runScatter(ripple::Device& dev, const BenchOptions& opt, double ceiling, std
         std::vector<float> input(count), updates(updCount);
         for (uint64_t i = 0; i < count; ++i) input[i] = static_cast<float>(i % 1000003);
         for (float& u : updates) u = static_cast<float>(rng() % 1000) / 8;
-        std::vector<int32_t> indices(idxCount);
-        {
+        const uint32_t sets = c.variant == ScatterCase::EightDistinct ? 8 : 1; // index sets, one per run
+        std::vector<int32_t> indices(idxCount * sets);
+        if (sets > 1) { // ScatterND rows, disjoint between the sets
+            std::vector<int32_t> perm(c.rows);
+            std::iota(perm.begin(), perm.end(), 0);
+            std::shuffle(perm.begin(), perm.end(), rng);
+            std::copy(perm.begin(), perm.begin() + static_cast<std::ptrdiff_t>(indices.size()),
+                      indices.begin());
+        } else {
             const uint32_t space = c.nd && c.rowsPattern == ScatterCase::Local ? c.updateRows
                                    : c.nd                                      ? c.rows
                                                                                : c.cols;
@@ -183,12 +193,13 @@ int runScatter(ripple::Device& dev, const BenchOptions& opt, double ceiling, std
             std::printf("%-58s skipped: %s\n", c.name.c_str(), op.status().message().c_str());
             continue;
         }
-        auto in = dev.createBuffer(count * 4), idx = dev.createBuffer(idxCount * 4),
+        auto in = dev.createBuffer(count * 4), idx = dev.createBuffer(idxCount * sets * 4),
              upd = dev.createBuffer(updCount * 4);
         auto out = dev.createBuffer(c.inPlace ? 4 : count * 4);
         if (!in || !idx || !upd || !out) return fail(ripple::Status(ripple::StatusCode::OutOfMemory, c.name));
         if (ripple::Status s = dev.upload(in.value(), 0, input.data(), count * 4); !s) return fail(s);
-        if (ripple::Status s = dev.upload(idx.value(), 0, indices.data(), idxCount * 4); !s) return fail(s);
+        if (ripple::Status s = dev.upload(idx.value(), 0, indices.data(), idxCount * sets * 4); !s)
+            return fail(s);
         if (ripple::Status s = dev.upload(upd.value(), 0, updates.data(), updCount * 4); !s) return fail(s);
         ripple::Buffer& target = c.inPlace ? in.value() : out.value();
         // The experiment's copy: a ScatterElements without updates is its input's copy.
@@ -202,7 +213,7 @@ int runScatter(ripple::Device& dev, const BenchOptions& opt, double ceiling, std
         auto copyIn = dev.createBuffer(uint64_t(copyRows) * 1024);
         auto copyOut = dev.createBuffer(uint64_t(copyRows) * 1024);
         if (!copyIn || !copyOut) return fail(ripple::Status(ripple::StatusCode::OutOfMemory, c.name));
-        const uint32_t perSubmission = c.variant == ScatterCase::EightPerSubmission ? 8 : 1;
+        const uint32_t perSubmission = c.variant == ScatterCase::EightPerSubmission ? 8 : sets;
         const uint32_t runs = std::max<uint32_t>(opt.repeat, 1);
         warmer.warm();
         BatchTimes times;
@@ -228,9 +239,10 @@ int runScatter(ripple::Device& dev, const BenchOptions& opt, double ceiling, std
                         !s)
                         return s;
                 for (uint32_t k = 0; k < perSubmission; ++k)
-                    if (ripple::Status s =
-                            r.record(op.value(),
-                                     {{&in.value(), 0}, {&idx.value(), 0}, {&upd.value(), 0}, {&target, 0}});
+                    if (ripple::Status s = r.record(op.value(), {{&in.value(), 0},
+                                                                 {&idx.value(), k % sets * idxCount * 4},
+                                                                 {&upd.value(), 0},
+                                                                 {&target, 0}});
                         !s)
                         return s;
                 return ripple::Status();
@@ -254,8 +266,10 @@ int runScatter(ripple::Device& dev, const BenchOptions& opt, double ceiling, std
             ok = ok && std::fabs(got[e] - want) <= 1e-5 * (std::fabs(want) + 1e3);
             touched[e] = 1;
         }
-        for (uint64_t u = 0; u < updCount && ok && !c.duplicates; ++u) {
-            const uint64_t row = c.nd ? uint64_t(indices[u / updCols]) : u / updCols;
+        for (uint64_t su = 0; su < updCount * sets && ok && !c.duplicates; ++su) {
+            const uint64_t u = su % updCount; // the update; su / updCount: the index set
+            const uint64_t row =
+                c.nd ? uint64_t(indices[su / updCount * idxCount + u / updCols]) : u / updCols;
             const uint64_t col = c.nd ? u % updCols : uint64_t(indices[u]);
             const uint64_t e = row * c.cols + col;
             touched[e] = 1;
