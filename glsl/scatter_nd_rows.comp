@@ -19,39 +19,23 @@ layout(std430, binding = 2) readonly buffer Updates { uvec4 updates[]; };
 layout(std430, binding = 3) writeonly buffer Output { uvec4 outBlocks[]; };
 layout(std430, binding = 4) buffer Status { uint status[]; };
 
-// The output block of update block b, or ~0u when its tuple holds an out-of-range index (flagged once per
-// tuple).
-uint targetBlock(uint b, uint slice, uint q) {
-    const uint tuple = b / slice, within = b - tuple * slice;
-    uint target = within;
-    for (uint j = 0u; j < q; ++j) {
-        uint r;
-        if (!resolveIndex(LOAD_INDEX(indices, viewOffset(19u, tuple * q + j)), P(3u + j), r)) {
-            if (within == 0u) atomicOr(status[0], 1u);
-            return ~0u;
-        }
-        target += r * P(11u + j);
-    }
-    return target;
-}
-
-// Each invocation moves up to 4 blocks, a grid's width apart (so each warp's accesses stay contiguous), with
-// every load issued before the first store: one block per invocation left a single 16-byte load in flight
-// per invocation (bench/NOTES.md "Scatter v3").
 void main() {
     const uint count = P(0), slice = P(1), q = P(2);
     const uint stride = pc.groupCount * gl_WorkGroupSize.x;
-    for (uint b0 = gl_GlobalInvocationID.x; b0 < count; b0 += 4u * stride) {
-        uvec4 v[4];
-        [[unroll]] for (uint k = 0u; k < 4u; ++k) {
-            const uint b = b0 + k * stride;
-            if (b < count) v[k] = updates[b];
+    for (uint b = gl_GlobalInvocationID.x; b < count; b += stride) {
+        const uint tuple = b / slice, within = b - tuple * slice;
+        uint target = within;
+        bool inRange = true;
+        for (uint j = 0u; j < q; ++j) {
+            uint r;
+            inRange = resolveIndex(LOAD_INDEX(indices, viewOffset(19u, tuple * q + j)), P(3u + j), r);
+            if (!inRange) break;
+            target += r * P(11u + j);
         }
-        [[unroll]] for (uint k = 0u; k < 4u; ++k) {
-            const uint b = b0 + k * stride;
-            if (b >= count) break;
-            const uint target = targetBlock(b, slice, q);
-            if (target != ~0u) outBlocks[target] = v[k];
+        if (!inRange) {
+            if (within == 0u) atomicOr(status[0], 1u);
+            continue;
         }
+        outBlocks[target] = updates[b];
     }
 }

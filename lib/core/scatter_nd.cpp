@@ -102,7 +102,7 @@ Result<Plan> planScatterND(const ScatterNDDesc& desc, const PlanLimits& limits) 
                       {BindingKind::Tensor, 3},
                       {BindingKind::Status}};
         d.paramsBase = base;
-        d.groups = groupsFor((tuples * blocks + 3) / 4); // 4 blocks per invocation
+        d.groups = groupsFor(tuples * blocks);
         plan.dispatches.push_back(std::move(d));
         plan.usesStatus = true;
         return plan;
