@@ -92,7 +92,7 @@ const NDCase kCases[] = {
     {{40, 16}, {9}, 1, 2},     // 16 elements: every type up to 32 bits
     {{6, 5, 8}, {2, 3}, 2, 3}, // q = 2, 8 elements: 16-bit and 32-bit types
     {{9, 7, 4}, {5}, 1, 3},    // 28 elements: 32-bit types (7 blocks)
-    // 2500 slices of 64 elements (FLOAT32: 40,000 blocks, 157 workgroups): many workgroups, a partial last
+    // 2500 slices of 64 elements (FLOAT32: 40,000 blocks, 157 workgroups): many workgroups, the last partial
     {{3001, 64}, {2500}, 1, 2},
 };
 
