@@ -21,6 +21,23 @@ inline const DataType kDataTypes[] = {DataType::Float32, DataType::Float16, Data
                                       DataType::UInt64,  DataType::Int64};
 inline const DataType kIndexTypes[] = {DataType::Int32, DataType::UInt32, DataType::Int64, DataType::UInt64};
 
+// The bits of value v (exactly representable in the type) of a float type; BFLOAT16 from the FLOAT32's
+// upper half (exact when v has at most 8 significant bits).
+inline uint64_t floatBits(DataType t, double v) {
+    uint64_t bits = 0;
+    if (t == DataType::Float64) {
+        std::memcpy(&bits, &v, 8);
+    } else if (t == DataType::Float16) {
+        const _Float16 h = static_cast<_Float16>(v);
+        std::memcpy(&bits, &h, 2);
+    } else {
+        const float f = static_cast<float>(v);
+        std::memcpy(&bits, &f, 4);
+        if (t == DataType::BFloat16) bits >>= 16;
+    }
+    return bits;
+}
+
 // Writes index value r (0 <= r < size) at `linear`, as r - size half the time for signed types.
 inline void putIndex(rt::HostTensor& t, uint64_t linear, uint32_t r, uint32_t size, std::mt19937& rng) {
     int64_t v = r;

@@ -26,21 +26,6 @@ struct GroupOrder {
     ~GroupOrder() { core::groupOrderSeedForTests = 0; }
 };
 
-uint64_t bitsOf(DataType t, double v) {
-    uint64_t bits = 0;
-    if (t == DataType::Float64) {
-        std::memcpy(&bits, &v, 8);
-    } else if (t == DataType::Float16) {
-        const _Float16 h = static_cast<_Float16>(v);
-        std::memcpy(&bits, &h, 2);
-    } else {
-        const float f = static_cast<float>(v);
-        std::memcpy(&bits, &f, 4);
-        if (t == DataType::BFloat16) bits >>= 16;
-    }
-    return bits;
-}
-
 // A value whose sums and products with its neighbours round differently in another order: full random
 // mantissas, magnitudes that keep products of a few hundred factors normal (no denormals, which a device
 // may flush). MAX/MIN: ties and zeros of both signs. Integers: random bits (MUL: odd).
@@ -49,13 +34,13 @@ uint64_t valueFor(DataType t, ScatterReduction op, std::mt19937& rng) {
     const double u = rng() / 4294967296.0, sign = (rng() & 1) ? -1.0 : 1.0;
     switch (op) {
     case ScatterReduction::Add:
-        return bitsOf(t, sign * (0.5 + 15 * u));
+        return floatBits(t, sign * (0.5 + 15 * u));
     case ScatterReduction::Mul:
-        return bitsOf(t, sign * (1.0 + u / 64));
+        return floatBits(t, sign * (1.0 + u / 64));
     case ScatterReduction::None:
-        return bitsOf(t, sign * 100 * u);
+        return floatBits(t, sign * 100 * u);
     default:
-        return bitsOf(t, rng() % 4 == 0 ? sign * 0.0 : double(int(rng() % 9) - 4) / 2);
+        return floatBits(t, rng() % 4 == 0 ? sign * 0.0 : double(int(rng() % 9) - 4) / 2);
     }
 }
 

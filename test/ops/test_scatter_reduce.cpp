@@ -23,22 +23,6 @@ const char* reductionName(ScatterReduction r) {
                                         : "MIN";
 }
 
-// The bits of value v (exactly representable in the type: the generators below make sure) of a float type.
-uint64_t floatBits(DataType t, double v) {
-    uint64_t bits = 0;
-    if (t == DataType::Float64) {
-        std::memcpy(&bits, &v, 8);
-    } else if (t == DataType::Float16) {
-        const _Float16 h = static_cast<_Float16>(v);
-        std::memcpy(&bits, &h, 2);
-    } else {
-        const float f = static_cast<float>(v);
-        std::memcpy(&bits, &f, 4);
-        if (t == DataType::BFloat16) bits >>= 16; // exact: the values have at most 8 significant bits
-    }
-    return bits;
-}
-
 // A float value for `op` on type t, exactly representable there: for ADD k/256 (FLOAT16, FLOAT32, FLOAT64)
 // or k/16 (BFLOAT16); for MUL +-(1 + k/2^s), near 1 so that a thousand products stay in range; for MAX/MIN
 // normal values of either sign, ties and infinities.
