@@ -16,8 +16,8 @@ constexpr uint32_t FeatureInt64Atomics = 1u << 5;  // shaderBufferInt64Atomics
 constexpr uint32_t FeatureSubgroupBasic = 1u << 6; // subgroup operations (basic, ballot, arithmetic, shuffle)
 constexpr uint32_t FeatureFloat16 = 1u << 7;       // shaderFloat16
 constexpr uint32_t FeatureFloat64 = 1u << 8;       // shaderFloat64
-constexpr uint32_t FeatureFloat32AtomicAdd =
-    1u << 9; // shaderBufferFloat32AtomicAdd (VK_EXT_shader_atomic_float)
+// shaderBufferFloat32AtomicAdd (VK_EXT_shader_atomic_float)
+constexpr uint32_t FeatureFloat32AtomicAdd = 1u << 9;
 
 struct KernelBinding {
     uint32_t binding;
