@@ -32,7 +32,8 @@ void writeShared(uint e, uint bits) {
     const uint mask = ((1u << ELEM_BITS) - 1u) << shift;
     uint expected = sLine[e / perWord];
     for (;;) {
-        const uint seen = atomicCompSwap(sLine[e / perWord], expected, (expected & ~mask) | ((bits << shift) & mask));
+        const uint next = (expected & ~mask) | ((bits << shift) & mask);
+        const uint seen = atomicCompSwap(sLine[e / perWord], expected, next);
         if (seen == expected) break;
         expected = seen;
     }
@@ -84,7 +85,8 @@ void main() {
         [[unroll]] for (uint k = 0u; k < 4u; ++k) {
             const uint b = lid + 256u * k;
             if (b < blocks)
-                outBlocks[line * blocks + b] = uvec4(sLine[4u * b], sLine[4u * b + 1u], sLine[4u * b + 2u], sLine[4u * b + 3u]);
+                outBlocks[line * blocks + b] =
+                    uvec4(sLine[4u * b], sLine[4u * b + 1u], sLine[4u * b + 2u], sLine[4u * b + 3u]);
         }
         barrier();
     }

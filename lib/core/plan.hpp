@@ -37,7 +37,7 @@ struct PlanDispatch {
     uint32_t arg = 0;                  // push constant 1: a per-dispatch argument (TopK's merge level)
     uint32_t groups = 1;               // workgroups along x (kernels loop over their work)
     bool skipInPlace = false;          // skipped when the plan runs in place (the input-to-output copy)
-    bool onlyInPlace = false;          // run only in place (where an out-of-place pass fuses copy and scatter)
+    bool onlyInPlace = false;          // run only in place (out of place, a fused pass does its work)
 };
 
 struct Plan {
@@ -50,7 +50,8 @@ struct Plan {
     bool usesStatus = false;
     uint32_t firstOutput = 0; // tensors from this one on are written; the others are read
     // The input that the first output may be bound to exactly (same Buffer, same Offset) to run in place,
-    // skipping the dispatches marked skipInPlace and running those marked onlyInPlace; -1: none (outputs never overlap other tensors).
+    // skipping the dispatches marked skipInPlace and running those marked onlyInPlace; -1: none (outputs
+    // never overlap other tensors).
     int32_t inPlaceInput = -1;
     const char* notInPlaceBecause = nullptr; // where the operator could run in place but this plan cannot
     std::vector<PlanDispatch> dispatches;    // run in order, each depending on the previous

@@ -28,9 +28,10 @@ Result<Plan> planScatterElements(const ScatterElementsDesc& desc, const PlanLimi
     Plan plan = scatterPlan(op, in, ind, upd, desc.OutputTensor);
     if (in.elementCount() == 0) return plan;
     const uint64_t lineBytes = uint64_t(in.Sizes[n - 1]) * elementSize(in.DataType);
-    const bool fused = !desc.Deterministic && desc.Reduction == ScatterReduction::None && desc.Axis == n - 1 &&
-                       upd.elementCount() != 0 && elementSize(in.DataType) <= 4 && lineBytes % 16 == 0 &&
-                       lineBytes <= 16384 && effectiveStrides(in) == packedStrides(in.Sizes);
+    const bool fused = !desc.Deterministic && desc.Reduction == ScatterReduction::None &&
+                       desc.Axis == n - 1 && upd.elementCount() != 0 && elementSize(in.DataType) <= 4 &&
+                       lineBytes % 16 == 0 && lineBytes <= 16384 &&
+                       effectiveStrides(in) == packedStrides(in.Sizes);
     if (fused) { // params: glsl/scatter_elements_rows.comp. H100: bench/NOTES.md "Scatter v2".
         const uint32_t base = static_cast<uint32_t>(plan.params.size());
         auto& p = plan.params;
@@ -47,7 +48,7 @@ Result<Plan> planScatterElements(const ScatterElementsDesc& desc, const PlanLimi
         PlanDispatch d;
         d.kernel = std::string("scatter_elements_rows.") + elementClass(in.DataType) + "." +
                    indexClass(ind.DataType);
-        d.bindings = {{BindingKind::Params},     {BindingKind::Tensor, 0}, {BindingKind::Tensor, 1},
+        d.bindings = {{BindingKind::Params},    {BindingKind::Tensor, 0}, {BindingKind::Tensor, 1},
                       {BindingKind::Tensor, 2}, {BindingKind::Tensor, 3}, {BindingKind::Status}};
         d.paramsBase = base;
         d.groups = static_cast<uint32_t>(std::min<uint64_t>(lines, 65535));

@@ -71,8 +71,8 @@ void addOrderedScatter(Plan& plan, const OrderedScatter& s) {
         const uint32_t from = pass % 2, to = 1 - from;
         PlanDispatch hist{"pair_sort_hist", false, {{BindingKind::Params}, keys[from], counts},
                           sortBase,         shift, blockGroups};
-        PlanDispatch scan{"pair_sort_scan", true,  {{BindingKind::Params}, counts},
-                          sortBase,         shift, 1}; // modes
+        // hasModes: the fast variant scans with subgroup operations.
+        PlanDispatch scan{"pair_sort_scan", true, {{BindingKind::Params}, counts}, sortBase, shift, 1};
         PlanDispatch scatter{
             "pair_sort_scatter",
             false,
