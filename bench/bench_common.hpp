@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shared by ripple-bench's cases: options, timing one recorded submission with GPU timestamps, the copy
 // ceiling, formatting.
 #pragma once

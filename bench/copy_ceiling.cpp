@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The copy ceiling: the bandwidth of ripple's own 16-byte-per-access copy kernel (ScatterND's input copy,
 // glsl/copy.comp's b128 form) on 1 GiB, in the same run as the cases it is the ceiling for. vkCmdCopyBuffer
 // is not used: on the H100 it reaches only about a third of what a compute copy does.

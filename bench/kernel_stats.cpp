@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ripple-kernel-stats: what the driver's compiler made of each kernel variant (registers, shared memory,
 // spills), through VK_KHR_pipeline_executable_properties. Occupancy questions in bench/NOTES.md start here.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ripple-bench: what ripple's operators and its recorder cost, timed with GPU timestamps.
 //
 //   ripple-bench [record|topk|scatter|all] [--ops N] [--repeat R] [--json FILE] [--device I] [--max-elements

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ripple-bench scatter: issue 6's scatter cases, timed with GPU timestamps (timeBatch), outputs checked
 // against a CPU computation of the same scatter on the last run.
 //

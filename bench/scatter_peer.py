@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """torch on the scatter cases of a ripple-bench JSON file, on the same GPU, and the ripple / torch table.
 
 usage: python3 bench/scatter_peer.py RIPPLE_JSON [--json OUT]

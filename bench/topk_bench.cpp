@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ripple-bench topk: TopK on the issue-5 matrix, timed with GPU timestamps and checked against a CPU
 // reference on the data it timed.
 //

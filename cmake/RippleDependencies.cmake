@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Finds ripple's build dependencies, each from a Debian 12 package, and names the package when one is missing.
 # Nothing is downloaded.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # One variant's HLSL round trip (run by the build, see RippleKernels.cmake): ripple-embed writes the HLSL
 # the D3D12 path would run, and glslang's HLSL front end compiles it back to SPIR-V for Vulkan, so the test
 # suite can run the HLSL's semantics on lavapipe. A variant with no D3D12 form gets an empty OUT.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # `cmake --install` puts the library, its public headers and a package config exporting ripple::ripple.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)

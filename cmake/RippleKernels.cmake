@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Build-time kernels: every GLSL kernel is compiled per variant by glslangValidator (with a depfile, so an
 # edited include rebuilds only what uses it), validated by spirv-val, and embedded with its reflection into
 # generated C++ by ripple-embed. No GLSL is compiled at run time.

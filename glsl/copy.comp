@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // output = input: gathers a strided tensor into a packed one. One thread per output word, so 8/16-bit

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // Radix sort pass, step 1: each block's digit counts (ripple/pair_sort.glsl).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // Radix sort pass, step 2: the digit counts into exclusive offsets, in place, by one workgroup

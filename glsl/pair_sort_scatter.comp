@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // Radix sort pass, step 3: each pair to its digit's offset for its block plus its rank among the block's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // ScatterElements' deterministic mode, first pass (core/scatter_ordered.cpp): each update's target

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // ScatterElements along the last axis, out of place, copy and scatter fused: a workgroup per line (a row

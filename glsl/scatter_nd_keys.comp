@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // ScatterND's deterministic mode, first pass (core/scatter_ordered.cpp): each index tuple's target slice

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // ScatterND's scatter pass with a reduction (ADD, MUL, MAX, MIN), each update combined with its target

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // ScatterND's scatter pass for slices of whole 16-byte blocks (reduction NONE, packed updates, elements of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // The deterministic mode's last pass with a reduction (DTYPE: the data type): ripple/scatter_ordered.glsl.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // The deterministic mode's last pass without a reduction (ELEM: the element size): each target's last

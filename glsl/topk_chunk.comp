@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // TopK of rows over 4096 elements, K up to 1024, types up to 32 bits, in one dispatch (core/topk.cpp,

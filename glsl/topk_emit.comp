@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // TopK's last pass: writes the K winners of every row (the single run of the last level) to the outputs.

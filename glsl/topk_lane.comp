@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // TopK by invocation-private lists, pass 1 (topk_lane.glsl): each invocation reads one part of one row in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // TopK by invocation-private lists, pass 2 (topk_lane.glsl): one invocation per row merges the P * KMAX

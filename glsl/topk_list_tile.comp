@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // TopK for large K after sampled selection (core/topk.cpp, planSelectLarge): the first pass of the tile

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // TopK pass 2..L: merges pairs of sorted runs of level `pc.arg` into runs of the next level, keeping the

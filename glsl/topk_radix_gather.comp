@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // Radix TopK: every element at or below its row's threshold composite (exactly K per row) is appended to the

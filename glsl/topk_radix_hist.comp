@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // Radix TopK, a digit pass: each workgroup counts, for one chunk of a row, the digits of the elements that

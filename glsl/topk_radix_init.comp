@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // Radix TopK, first pass: every row's selection state (nothing decided, K needed) and histogram cleared.

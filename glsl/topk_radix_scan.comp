@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // Radix TopK, after each digit pass: one workgroup per row finds the bucket holding the K-th remaining

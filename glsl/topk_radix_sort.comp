@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // Radix TopK: one workgroup per row sorts its K survivors (K <= 1024) by (rank key, index) in shared memory,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // TopK of rows of up to 4096 elements (core/topk.cpp, planRow): one workgroup per row, one dispatch.

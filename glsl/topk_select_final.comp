@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // Sampled radix-select TopK, dispatch 3 (topk_select.glsl): one workgroup per row gathers the K winners.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // TopK pass 1: each workgroup sorts tiles of T entries in shared memory (bitonic network, every tile

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Prepares a run of ripple's tests on a remote GPU machine that has an NVIDIA driver but no package
 # registry (see docs/GPU.md): .gl/ gets the Vulkan loader and glvnd packages, .gpu/ the test binaries
 # (static C++ runtime) and the Khronos validation layer. Both folders are git-ignored; carry them.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The README's quick start, on a fresh Debian 12 machine. Run as root, or as a user with sudo (used only for
 # apt-get).
 #   tools/quickstart.sh demo   install the packages, build, run ripple-run on DirectML's ScatterND and TopK

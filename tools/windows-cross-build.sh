@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Cross-builds ripple for Windows x64 with MinGW-w64 on Debian 12: the library (Vulkan and D3D12 back-ends),
 # ripple-run, ripple-bench and the test executables, statically linked. Nothing here can run them; it
 # proves they build. Run as root or with sudo (for apt-get only). Output: build-windows/.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Cross-building ripple for Windows x64 on Debian with MinGW-w64 (g++-mingw-w64-x86-64). The posix threading
 # variant provides std::thread and std::mutex. Vulkan, volk and Catch2 are headers (or source) that are the
 # same on every platform, taken from the host; libraries come from the MinGW sysroot only.

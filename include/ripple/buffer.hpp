@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Device memory that tensors live in.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Adapters, devices, compiled operators and running them.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Operator descriptions with DirectML's fields. Semantics: docs/SEMANTICS.md (DirectML's pages
 // DML_SCATTER_ND_OPERATOR_DESC, DML_SCATTER_OPERATOR_DESC, DML_TOP_K1_OPERATOR_DESC, plus ripple's
 // documented additions). Tensors are bound in the order their fields are declared here.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Batching operators into one submission: a CommandRecorder records operators, copies and fills; the
 // device submits it and returns a Ticket to wait on or poll.
 #pragma once

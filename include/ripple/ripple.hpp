@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ripple: DirectML's ScatterND, ScatterElements and TopK with DirectML's exact semantics, on any GPU.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Errors as values: ripple never throws and builds with -fno-exceptions.
 #pragma once
 

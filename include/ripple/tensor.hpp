@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Tensor descriptions, after DirectML's DML_BUFFER_TENSOR_DESC.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What an operator compiles to: a short list of dispatches over bound tensors, a params block, and the
 // scratch it needs. Backend-neutral; built by the planners in this folder, run by the runtime.
 #pragma once

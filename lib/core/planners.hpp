@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Operator planners: validate a desc (every rule, with a message naming the tensor, field and rule) and
 // turn it into a Plan. Pure C++, no device: unit-testable.
 #pragma once

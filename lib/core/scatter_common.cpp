@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/planners.hpp"
 #include "core/shape.hpp"
 

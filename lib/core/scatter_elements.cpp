@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ScatterElements (DML_SCATTER_OPERATOR_DESC; ONNX ScatterElements): validation and plan.
 #include "core/planners.hpp"
 #include "core/shape.hpp"

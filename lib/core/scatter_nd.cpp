@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ScatterND (DML_SCATTER_ND_OPERATOR_DESC; ONNX ScatterND): validation and plan.
 #include "core/planners.hpp"
 #include "core/shape.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The scatters' deterministic mode (ScatterNDDesc / ScatterElementsDesc `Deterministic`): updates applied
 // in IndicesTensor's row-major order whatever the device's workgroup order. The op's keys pass turns each
 // update (ScatterND: each index tuple) into a pair (target, update number); a stable radix sort by target

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/shape.hpp"
 
 #include <algorithm>

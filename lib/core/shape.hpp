@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shape and tensor helpers shared by the planners and validators.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ripple/tensor.hpp"
 #include "core/shape.hpp"
 

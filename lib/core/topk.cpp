@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // TopK (DML_TOP_K1_OPERATOR_DESC; ONNX TopK): validation and plan.
 //
 // Strategies by shape (planTopK picks; thresholds and measurements at their constants):

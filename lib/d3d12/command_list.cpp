@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Recording D3D12 commands: raw SRV/UAV views in the list's shader-visible heap, root constants, explicit
 // buffer state transitions (every buffer starts and ends a list in COMMON), global UAV barriers.
 #include "d3d12/device.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #define INITGUID // this translation unit defines the D3D12 interface IDs
 #include "d3d12/device.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The D3D12 backend: a device and compute queue, committed buffers, root signatures and pipeline states
 // derived from each kernel's reflection (root constants at b0, one descriptor table of raw SRV/UAV views),
 // command lists with shader-visible descriptor heaps and explicit buffer state tracking, and a fence whose

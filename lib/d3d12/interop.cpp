@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // include/ripple/interop/d3d12.hpp: a ripple Device on an engine's D3D12 device and queue, its buffers, and
 // recording into its command lists.
 #include "d3d12/device.hpp" // first: d3d12_api.hpp's switches precede the D3D12 headers

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The interface between the runtime and a graphics API. Backends create buffers and pipelines from the
 // kernel registry and record dispatches, fills and barriers; they know nothing of operators.
 #pragma once

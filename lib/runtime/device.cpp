@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The public Device, Buffer and Operator: validation and planning by core, kernels chosen for the device,
 // commands run by the backend, GPU-found errors turned into a Status.
 #include "core/planners.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // interop/recording.hpp: closing recordings made into engine command buffers, whatever the back-end.
 #include "ripple/interop/recording.hpp"
 #include "runtime/recorder_impl.hpp"

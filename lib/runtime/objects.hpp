@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The objects behind the public handles, shared by the runtime's files.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CommandRecorder: records operators dispatch by dispatch into a backend command list, inserting a barrier
 // only where a command touches bytes an earlier one wrote (or writes bytes an earlier one read), and the
 // device's submit / wait / reports.

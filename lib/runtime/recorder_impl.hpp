@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The recorder's state, shared by the recorder and the interop entry points.
 #pragma once
 

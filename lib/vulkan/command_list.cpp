@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Recording into one command buffer: dispatches with push descriptors (or sets from the list's own pools),
 // fills, copies, barriers, debug labels and timestamps.
 #include "vulkan/device.hpp"

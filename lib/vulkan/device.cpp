@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Vulkan backend: one device and compute queue, device-local buffers with staging copies, one
 // pipeline per kernel variant, and command buffers that run a list of commands with a barrier between
 // each pair.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Vulkan backend's device: one compute queue, device-local and host-visible buffers, one pipeline per
 // kernel variant, command lists from a recycled set of command pools, and a timeline semaphore whose
 // values are the tickets of submissions.

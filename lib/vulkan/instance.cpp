@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vulkan/instance.hpp"
 
 #include <cstdio>

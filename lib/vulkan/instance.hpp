@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Vulkan instance, loaded through ripple's private volk, and what ripple reads of each adapter.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // include/ripple/interop/vulkan.hpp: a ripple Device on an engine's Vulkan objects, its buffers, and
 // recording into its command buffers.
 #include "ripple/interop/vulkan.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // engine_interop: a minimal "engine" that owns its Vulkan instance, device, queue, buffers and command
 // buffer (linking the Vulkan loader directly), and runs ripple's TopK and ScatterND on DirectML's
 // examples inside its own command buffer, which it submits itself. Exits 0 when both results match.

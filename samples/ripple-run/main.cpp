@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ripple-run: runs one ripple operator on .npy files, through Vulkan.
 //
 //   ripple-run top-k --input X.npy --axis A --k K [--direction decreasing|increasing]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Minimal .npy (NumPy format 1.0-3.0) reading and writing for ripple's data types.
 #pragma once
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """ripple-run's error contract: invalid input exits 2 (index data out of range: 3) with one line on stderr
 naming the tensor and the rule, and leaves no output file.   usage: cli_errors.py RIPPLE_RUN"""
 import os, subprocess, sys, tempfile

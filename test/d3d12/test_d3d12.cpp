@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The D3D12 backend's host code on vkd3d (D3D12 over Vulkan, here on lavapipe): device, compute queue,
 // committed buffers, root signatures from reflection, descriptor tables of raw views, state transitions,
 // UAV barriers, fences as tickets, upload and readback, driven with the DXBC fixtures of test/data/d3d12

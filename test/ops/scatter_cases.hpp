@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shared by the scatter tests: type lists, index generation (distinct targets, negative forms for signed
 // index types) and the comparison of a run with the reference.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Device-level behaviour: the pipeline cache's bytes round trip, and foreign cache data is ignored.
 #include "support/gpu.hpp"
 

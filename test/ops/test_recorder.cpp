@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The recorder: several operators per submission with barriers only where they depend on each other,
 // tickets, timeouts, per-operator reports, keeping released objects alive, and recording on several threads.
 #include "support/gpu.hpp"

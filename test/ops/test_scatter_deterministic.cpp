@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The scatters' deterministic mode (ScatterNDDesc / ScatterElementsDesc `Deterministic`; SEMANTICS.md):
 // duplicates applied in IndicesTensor's row-major order, so that the output equals the CPU reference (which
 // applies them in that order) bit for bit, float sums and products included, and stays the same bits when

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ScatterElements on the device against the CPU reference, and duplicate targets.
 #include "scatter_cases.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Scatters in place (SEMANTICS.md): OutputTensor bound to exactly InputTensor's packed range, only the
 // updates written, the recorder ordering the runs that share the buffer; and the overlaps it refuses.
 #include "scatter_cases.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ScatterND on the device against the CPU reference.
 #include "scatter_cases.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Scatter reductions (ADD, MUL, MAX, MIN; SEMANTICS.md, ONNX ScatterND-18 / ScatterElements-18) on the
 // device against the CPU reference: every data type and reduction, many duplicates (1,000,000 updates into
 // 1,024 targets), neighbouring 8- and 16-bit targets updated at the same time, slices and non-last axes.

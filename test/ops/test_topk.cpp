@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // TopK on the device against the CPU reference: every input type, index type, direction, rank and axis,
 // odd sizes, multi-tile rows, strided and broadcast inputs, ties, NaN and +-0.0, K from 0 to the axis.
 #include "core/planners.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "gpu.hpp"
 
 #define CATCH_CONFIG_EXTERNAL_INTERFACES // listener classes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Running operators on the test device: shared devices with validation on, poisoned outputs, guard bytes
 // around every tensor, and validation messages failing the test.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Tensors on the host for tests: a desc and the bytes it spans, element access by bits, random fills.
 #pragma once
 

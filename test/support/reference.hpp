@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CPU references for the operators, written from SEMANTICS.md by value (not with the GPU's key tricks),
 // so a shared mistake is unlikely. Outputs are packed bytes of calcBufferTensorSize(output).
 #pragma once

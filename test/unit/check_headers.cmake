@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Fails if a public header outside interop/ includes a Vulkan, D3D12, DXGI or Windows header.
 file(GLOB headers ${DIR}/*.hpp)
 foreach(h IN LISTS headers)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Fails if the library defines a global symbol named like a Vulkan function or a volk function.
 execute_process(COMMAND ${NM} -g --defined-only ${LIB} OUTPUT_VARIABLE symbols RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)

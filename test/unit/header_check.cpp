@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Built with -std=c++17 -fno-exceptions -Werror: the public API must compile that way on its own.
 #include "ripple/ripple.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The HLSL that the D3D12 path runs agrees with each variant's Vulkan reflection (issue 4's translation
 // proof): every portable variant translated; binding N read-only -> ByteAddressBuffer at tN, written ->
 // RWByteAddressBuffer at uN, both in space 0 and nothing else; push constants -> root constants at b0;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Validation and shape rules, with their messages; pure core, no GPU.
 #include "core/planners.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ripple-embed LIST_FILE OUT_CPP
 // LIST_FILE has one "<variant name> <path to .spv>" per line. Writes OUT_CPP: the SPIR-V words of every
 // variant and its reflection (bindings, push-constant size, workgroup size, required device features), so

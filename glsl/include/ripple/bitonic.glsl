@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Bitonic sorting of (key, index) entries in shared memory, SLOTS of them, by one workgroup.
 #if !defined(SLOTS)
 #define SLOTS 1024u  // a kernel may choose fewer (less shared memory, more workgroups per SM)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Combining an update with the output element it targets, atomically, for the scatter reductions
 // (ripple/combine_bits.glsl): every update of a duplicated target is combined. Needs DTYPE_xx and
 // OUT_BINDING.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The combination of an element with an update for the scatter reductions (SEMANTICS.md; ONNX ScatterND-18 /
 // ScatterElements-18 `reduction`), as a pure function of their bits (DTYPE_xx; 64-bit types need
 // shaderInt64, FLOAT64 also shaderFloat64). Integers wrap. FLOAT16 and BFLOAT16 are computed in FLOAT32 (a

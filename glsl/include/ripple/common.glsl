@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shared by every kernel: the params block, tensor views and element access through 32-bit words.
 //
 // Binding 0 of every kernel is the operator's params buffer (uint words written by core's planner);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The element size class (ELEM_bxx, for ripple/common.glsl's element access) of a DTYPE_xx kernel.
 #if defined(DTYPE_f64) || defined(DTYPE_i64) || defined(DTYPE_u64)
 #define ELEM_b64

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reading index data (INDEX_i32/u32/i64/u64) and resolving it against a dimension size, in 32-bit
 // arithmetic only. Negative values of signed types count from the end; anything else outside [0, size)
 // is out of range.

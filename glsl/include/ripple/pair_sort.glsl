@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A stable least-significant-digit radix sort of (key, value) pairs of uints by 8-bit digits; the
 // scatters' deterministic mode sorts update numbers by target with it (core/scatter_ordered.cpp). One pass
 // per digit, the digit's shift in the push constant `arg`, each pass three dispatches:

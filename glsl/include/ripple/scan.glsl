@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Workgroup prefix sums for 256-invocation workgroups.
 // Subgroup operations in the fast variants (MODE_fast); the portable ones use shared memory only.
 #if defined(MODE_fast)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ScatterElements' scatter pass (the copy pass ran before it): one thread per updates element writes it
 // at its own coordinates with the Axis coordinate replaced by its index, or with SCATTER_REDUCE combines it
 // with what is there (ripple/combine.glsl). Out-of-range indices are dropped and flagged in status[0].

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ScatterND's scatter pass (the copy pass ran before it): one thread per updates element writes it to
 // the slice its index tuple selects, or with SCATTER_REDUCE combines it with what is there
 // (ripple/combine.glsl). Out-of-range tuples are dropped and flagged in status[0].

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The scatters' deterministic mode, last pass (core/scatter_ordered.cpp): updates applied in IndicesTensor's
 // row-major order. The pairs (target, update number) come sorted by target, stably, so each target's
 // updates form a run in row-major order. With SCATTER_LAST (reduction NONE) the run's last update is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Writing one element into the output binding (OUT_BINDING) so that concurrent writes to neighbouring
 // 8/16-bit elements never disturb each other and colliding writes leave one whole value.
 // MODE_portable: 32-bit words only; 8/16-bit elements are merged into their word with compare-and-swap.

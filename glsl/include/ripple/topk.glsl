@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // TopK's shared layout. Each element becomes an entry (rank key, index) whose plain lexicographic order is
 // the output order: rank key = order-preserving key for INCREASING, its complement for DECREASING; ties
 // fall to the smaller index. KEYW key words (1 below 64 bits, 2 for 64-bit types; most significant first),

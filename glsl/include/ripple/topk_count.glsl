@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Counting two index bits at a time in a 256-invocation workgroup (topk_row.comp, topk_chunk.comp): each
 // invocation packs its counts of the four digits into one word (8 bits each: at most 255 entries per
 // invocation), the workgroup sums them as four 16-bit fields (at most 65535 entries per workgroup: 256

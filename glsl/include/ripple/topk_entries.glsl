@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Selection of the K best (rank key, index) among up to ENTRIES entries whose rank keys sit in shared
 // memory (topk_chunk.comp, topk_select_sample.comp): 8 key bits at a time by 256-bin histograms, then 8
 // index bits at a time when ties straddle K, stopping as soon as the digits chosen so far settle the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The order key of a TopK input element (needs DTYPE_xx and a uint[] buffer named inputWords).
 #define ORDER_KEY_DEFINED
 // The element's bits (DTYPE_xx's width) at `offset`, as uvec2(low, high word).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // TopK by invocation-private lists (core/topk.cpp's planLane): each invocation keeps the best KMAX entries
 // (rank key, index) of its stretch of a row in registers, sorted, by insertion. No shared memory, no
 // barrier, no subgroup operation: one variant serves every device. KMAX_x (a power of 2 from 1 to 32, at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // TopK by radix selection (long rows, K <= 1024). Every element is a composite key (rank key words, then its
 // index), all distinct, whose lexicographic order is the output order. Digit passes, most significant first,
 // narrow each row's threshold: the composite of its K-th element. A row resolves once the bucket holding the

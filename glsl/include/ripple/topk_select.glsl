@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // TopK by sampled radix selection for long rows of keys up to 32 bits (v3; core/topk.cpp chooses it).
 //
 // Every element has a rank key: its order key, complemented for DECREASING, shifted to the top of a 32-bit

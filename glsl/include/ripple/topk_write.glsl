@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Writing one TopK winner: its index and its value, copied bit for bit from the input. Needs DTYPE_xx, the
 // input as `inputWords` and the outputs as `values` (not writeonly: 8/16-bit values use atomics) and
 // `indicesOut`.

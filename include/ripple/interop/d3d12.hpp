@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Using ripple inside an engine's own D3D12 objects: its device and compute-capable queue, its buffers, and
 // its command lists. Include after the engine's D3D12 headers (the Windows SDK's d3d12.h, or MinGW's); this
 // header declares only what it needs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Closing a recording made into an engine's own command buffer or list (interop::recordInto, in
 // interop/vulkan.hpp and interop/d3d12.hpp). Includes no graphics header.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Using ripple inside an engine's own Vulkan objects: its instance, device and queue, its buffers, and its
 // command buffers. The one public header that includes Vulkan; it works whether the engine links the
 // Vulkan loader or loads it with its own volk (ripple loads every function itself, through
