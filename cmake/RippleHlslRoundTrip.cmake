@@ -3,7 +3,7 @@
 # the D3D12 path would run, and glslang's HLSL front end compiles it back to SPIR-V for Vulkan, so the test
 # suite can run the HLSL's semantics on lavapipe. A variant with no D3D12 form gets an empty OUT.
 # -DEMBED= -DSPV= -DHLSL= -DOUT= -DGLSLANG= -DSPIRV_VAL=
-execute_process(COMMAND ${EMBED} --hlsl ${SPV} ${HLSL} RESULT_VARIABLE rc)
+execute_process(COMMAND ${EMBED} hlsl ${SPV} ${HLSL} RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
     message(FATAL_ERROR "ripple-embed could not translate ${SPV} to HLSL")
 endif()

@@ -1,21 +1,29 @@
 # SPDX-License-Identifier: MIT
 # Build-time kernels: every GLSL kernel is compiled per variant by glslangValidator (with a depfile, so an
-# edited include rebuilds only what uses it), validated by spirv-val, and embedded with its reflection into
-# generated C++ by ripple-embed. No GLSL is compiled at run time.
+# edited include rebuilds only what uses it), validated by spirv-val, stripped of debug instructions by
+# spirv-opt, and embedded with its reflection into generated C++ by ripple-embed. No GLSL is compiled at run
+# time. Everything is written under ripple's own binary directory (${PROJECT_BINARY_DIR}/kernels).
 #
 # ripple_kernel(<name> AXES "<AXIS>:<v1>,<v2>" ... [EXCLUDE "<AXIS>=<v>;<AXIS>=<v>" ...])
 #   One variant per combination of axis values, named <name>.<v1>.<v2>...; each value <v> of axis <AXIS>
 #   is seen by the GLSL as the macro <AXIS>_<v>. An EXCLUDE entry "<AXIS>=<v>,<AXIS>=<v>" drops the
 #   combinations matching all its pairs.
+#
+# With RIPPLE_BUILD_TESTS, each variant also gets its HLSL round trip (cmake/RippleHlslRoundTrip.cmake), for
+# the test-only table that ripple_embed_round_trip() generates.
 
-set(RIPPLE_KERNEL_SPV "" CACHE INTERNAL "")
-set(RIPPLE_KERNEL_NAMES "" CACHE INTERNAL "")
-set(RIPPLE_KERNEL_ROUND_TRIP "" CACHE INTERNAL "")
+set(RIPPLE_KERNEL_DIR ${PROJECT_BINARY_DIR}/kernels)
+set(RIPPLE_GLSL_INCLUDE_DIR ${PROJECT_SOURCE_DIR}/glsl/include)
+set_property(GLOBAL PROPERTY RIPPLE_KERNEL_LINES "")
+set_property(GLOBAL PROPERTY RIPPLE_KERNEL_OUTPUTS "")
+set_property(GLOBAL PROPERTY RIPPLE_ROUND_TRIP_LINES "")
+set_property(GLOBAL PROPERTY RIPPLE_ROUND_TRIP_OUTPUTS "")
 
 function(_ripple_kernel_variant name source suffix defines)
-    set(out_dir ${CMAKE_BINARY_DIR}/kernels/spv)
+    set(out_dir ${RIPPLE_KERNEL_DIR}/spv)
     set(variant "${name}${suffix}")
-    set(spv ${out_dir}/${variant}.spv)
+    set(spv ${out_dir}/${variant}.spv)            # as compiled: reflected and translated to HLSL
+    set(stripped ${out_dir}/${variant}.strip.spv) # what the library embeds
     set(dep ${out_dir}/${variant}.d)
     set(define_flags "")
     foreach(d IN LISTS defines)
@@ -24,28 +32,32 @@ function(_ripple_kernel_variant name source suffix defines)
         endif()
     endforeach()
     add_custom_command(
-        OUTPUT ${spv}
+        OUTPUT ${spv} ${stripped}
         COMMAND ${CMAKE_COMMAND} -E make_directory ${out_dir}
-        COMMAND ${RIPPLE_GLSLANG_VALIDATOR} --quiet --target-env vulkan1.1 -I${CMAKE_SOURCE_DIR}/glsl/include
+        COMMAND ${RIPPLE_GLSLANG_VALIDATOR} --quiet --target-env vulkan1.1 -I${RIPPLE_GLSL_INCLUDE_DIR}
                 ${define_flags} --depfile ${dep} -o ${spv} ${source}
         COMMAND ${RIPPLE_SPIRV_VAL} --target-env vulkan1.1 ${spv}
+        COMMAND ${RIPPLE_SPIRV_OPT} --strip-debug ${spv} -o ${stripped}
         DEPENDS ${source}
         DEPFILE ${dep}
         COMMENT "glsl ${variant}"
         VERBATIM)
-    # The HLSL round trip (cmake/RippleHlslRoundTrip.cmake): the D3D12 HLSL compiled back for Vulkan.
-    set(rt ${out_dir}/${variant}.hlsl.spv)
-    add_custom_command(
-        OUTPUT ${rt}
-        COMMAND ${CMAKE_COMMAND} -DEMBED=$<TARGET_FILE:ripple-embed> -DSPV=${spv} -DHLSL=${out_dir}/${variant}.hlsl
-                -DOUT=${rt} -DGLSLANG=${RIPPLE_GLSLANG_VALIDATOR} -DSPIRV_VAL=${RIPPLE_SPIRV_VAL}
-                -P ${PROJECT_SOURCE_DIR}/cmake/RippleHlslRoundTrip.cmake
-        DEPENDS ${spv} ripple-embed ${PROJECT_SOURCE_DIR}/cmake/RippleHlslRoundTrip.cmake
-        COMMENT "hlsl round trip ${variant}"
-        VERBATIM)
-    set(RIPPLE_KERNEL_ROUND_TRIP ${RIPPLE_KERNEL_ROUND_TRIP} ${rt} CACHE INTERNAL "")
-    set(RIPPLE_KERNEL_SPV ${RIPPLE_KERNEL_SPV} ${spv} CACHE INTERNAL "")
-    set(RIPPLE_KERNEL_NAMES ${RIPPLE_KERNEL_NAMES} ${variant} CACHE INTERNAL "")
+    set_property(GLOBAL APPEND_STRING PROPERTY RIPPLE_KERNEL_LINES "${variant} ${spv} ${stripped}\n")
+    set_property(GLOBAL APPEND PROPERTY RIPPLE_KERNEL_OUTPUTS ${spv} ${stripped})
+    if(RIPPLE_BUILD_TESTS)
+        # The HLSL round trip: the D3D12 HLSL compiled back for Vulkan (tests only).
+        set(rt ${out_dir}/${variant}.hlsl.spv)
+        add_custom_command(
+            OUTPUT ${rt}
+            COMMAND ${CMAKE_COMMAND} -DEMBED=$<TARGET_FILE:ripple-embed> -DSPV=${spv}
+                    -DHLSL=${out_dir}/${variant}.hlsl -DOUT=${rt} -DGLSLANG=${RIPPLE_GLSLANG_VALIDATOR}
+                    -DSPIRV_VAL=${RIPPLE_SPIRV_VAL} -P ${PROJECT_SOURCE_DIR}/cmake/RippleHlslRoundTrip.cmake
+            DEPENDS ${spv} ripple-embed ${PROJECT_SOURCE_DIR}/cmake/RippleHlslRoundTrip.cmake
+            COMMENT "hlsl round trip ${variant}"
+            VERBATIM)
+        set_property(GLOBAL APPEND_STRING PROPERTY RIPPLE_ROUND_TRIP_LINES "${variant} ${spv} ${rt}\n")
+        set_property(GLOBAL APPEND PROPERTY RIPPLE_ROUND_TRIP_OUTPUTS ${spv} ${rt})
+    endif()
 endfunction()
 
 function(_ripple_kernel_expand name source suffix defines chosen axes)
@@ -84,21 +96,40 @@ function(ripple_kernel name)
     _ripple_kernel_expand(${name} ${CMAKE_CURRENT_SOURCE_DIR}/${name}.comp "" "" "" "${K_AXES}")
 endfunction()
 
-# Embeds every variant declared so far into one generated registry source, returned in <out_var>.
+# Embeds every variant declared so far into the library's registry source, returned in <out_var>. The
+# D3D12 path's HLSL is embedded only in builds with that back-end (RIPPLE_HAS_D3D12).
 function(ripple_embed_kernels out_var)
-    set(cpp ${CMAKE_BINARY_DIR}/kernels/kernel_registry.cpp)
-    set(list_file ${CMAKE_BINARY_DIR}/kernels/kernels.txt)
-    set(lines "")
-    foreach(name spv rt IN ZIP_LISTS RIPPLE_KERNEL_NAMES RIPPLE_KERNEL_SPV RIPPLE_KERNEL_ROUND_TRIP)
-        string(APPEND lines "${name} ${spv} ${rt}\n")
-    endforeach()
+    set(cpp ${RIPPLE_KERNEL_DIR}/kernel_registry.cpp)
+    set(list_file ${RIPPLE_KERNEL_DIR}/kernels.txt)
+    get_property(lines GLOBAL PROPERTY RIPPLE_KERNEL_LINES)
+    get_property(outputs GLOBAL PROPERTY RIPPLE_KERNEL_OUTPUTS)
+    file(CONFIGURE OUTPUT ${list_file} CONTENT "${lines}")
+    set(hlsl_flag "")
+    if(RIPPLE_HAS_D3D12)
+        set(hlsl_flag --hlsl)
+    endif()
+    add_custom_command(
+        OUTPUT ${cpp}
+        COMMAND ripple-embed registry ${list_file} ${cpp} ${hlsl_flag}
+        DEPENDS ripple-embed ${outputs} ${list_file}
+        COMMENT "embedding the kernels into kernel_registry.cpp"
+        VERBATIM)
+    add_custom_target(ripple_kernels DEPENDS ${cpp})
+    set(${out_var} ${cpp} PARENT_SCOPE)
+endfunction()
+
+# The test-only HLSL round-trip table's source (RIPPLE_BUILD_TESTS), returned in <out_var>.
+function(ripple_embed_round_trip out_var)
+    set(cpp ${RIPPLE_KERNEL_DIR}/kernel_round_trip.cpp)
+    set(list_file ${RIPPLE_KERNEL_DIR}/round_trip.txt)
+    get_property(lines GLOBAL PROPERTY RIPPLE_ROUND_TRIP_LINES)
+    get_property(outputs GLOBAL PROPERTY RIPPLE_ROUND_TRIP_OUTPUTS)
     file(CONFIGURE OUTPUT ${list_file} CONTENT "${lines}")
     add_custom_command(
         OUTPUT ${cpp}
-        COMMAND ripple-embed ${list_file} ${cpp}
-        DEPENDS ripple-embed ${RIPPLE_KERNEL_SPV} ${RIPPLE_KERNEL_ROUND_TRIP} ${list_file}
-        COMMENT "embedding ${CMAKE_BINARY_DIR}/kernels/spv into kernel_registry.cpp"
+        COMMAND ripple-embed round-trip ${list_file} ${cpp}
+        DEPENDS ripple-embed ${outputs} ${list_file}
+        COMMENT "embedding the HLSL round trip into kernel_round_trip.cpp (tests only)"
         VERBATIM)
-    add_custom_target(ripple_kernels DEPENDS ${cpp})
     set(${out_var} ${cpp} PARENT_SCOPE)
 endfunction()

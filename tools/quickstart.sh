@@ -29,7 +29,7 @@ fi
 
 [[ $what == deps ]] && exit 0
 
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DRIPPLE_D3D12=ON  # ON: also test the D3D12 back-end on vkd3d
 cmake --build build
 
 # lavapipe, so the result is the same on every machine; remove this line to use your GPU.

@@ -2,6 +2,8 @@
 // Device memory that tensors live in.
 #pragma once
 
+#include "ripple/export.hpp"
+
 #include <cstdint>
 #include <memory>
 
@@ -13,7 +15,7 @@ struct BufferImpl;
 
 // A device-local buffer (Vulkan: storage + transfer usage). Move-only; releasing it while the device is
 // still alive frees the memory. Create with Device::createBuffer.
-class Buffer {
+class RIPPLE_API Buffer {
   public:
     Buffer() = default;
     Buffer(Buffer&&) noexcept;

@@ -17,8 +17,8 @@ namespace ripple {
 // Vulkan everywhere; D3D12 on Windows (and, for ripple's own tests, vkd3d on Linux) when built with it.
 enum class Backend : uint32_t { Vulkan, D3D12 };
 enum class AdapterType : uint32_t { Discrete, Integrated, Virtual, Cpu, Other };
-const char* toString(Backend backend);
-const char* toString(AdapterType type);
+RIPPLE_API const char* toString(Backend backend);
+RIPPLE_API const char* toString(AdapterType type);
 
 // What an adapter offers that ripple uses.
 struct AdapterFeatures {
@@ -59,10 +59,8 @@ enum class LogLevel : uint32_t { Debug, Info, Warning, Error };
 using LogCallback = std::function<void(LogLevel, const std::string&)>;
 
 // Which kernel variants to use: Auto picks the fast ones (native 8/16/64-bit storage) where the device
-// has the features; Portable forces the variants that need only 32-bit storage access. HlslRoundTrip (for
-// testing the D3D12 path on Vulkan) runs the portable variants as glslang compiles them back from the HLSL
-// that D3D12 would run; operations with no D3D12 form (64-bit scatters) are then Unsupported.
-enum class KernelPreference : uint32_t { Auto, Portable, HlslRoundTrip };
+// has the features; Portable forces the variants that need only 32-bit storage access.
+enum class KernelPreference : uint32_t { Auto, Portable };
 
 struct DeviceOptions {
     Backend backend = Backend::Vulkan;
@@ -79,7 +77,7 @@ struct DeviceOptions {
 };
 
 // Lists the adapters of a backend; NoDevice when the API's loader is missing.
-Result<std::vector<AdapterInfo>> enumerateAdapters(Backend backend = Backend::Vulkan);
+RIPPLE_API Result<std::vector<AdapterInfo>> enumerateAdapters(Backend backend = Backend::Vulkan);
 
 namespace detail {
 struct DeviceImpl;
@@ -87,7 +85,7 @@ struct OperatorImpl;
 } // namespace detail
 
 // An operator validated and planned once for one device, to run many times. Move-only.
-class Operator {
+class RIPPLE_API Operator {
   public:
     Operator() = default;
     Operator(Operator&&) noexcept;
@@ -103,7 +101,7 @@ class Operator {
 
 // A device on one adapter. Move-only; buffers and operators keep what they need of it alive.
 // Thread safety: a device may be used from several threads; each call is serialized internally.
-class Device {
+class RIPPLE_API Device {
   public:
     static Result<Device> create(const DeviceOptions& options = {});
 

@@ -46,7 +46,7 @@ struct RecorderOptions {
 // (read after write, write after read, write after write on overlapping ranges); independent commands may
 // run together, in any order. Every buffer and operator recorded stays alive until
 // the submission completes, even if the caller releases it.
-class CommandRecorder {
+class RIPPLE_API CommandRecorder {
   public:
     CommandRecorder();
     CommandRecorder(CommandRecorder&&) noexcept;

@@ -8,3 +8,4 @@
 #include "ripple/recorder.hpp"
 #include "ripple/status.hpp"
 #include "ripple/tensor.hpp"
+#include "ripple/version.hpp"

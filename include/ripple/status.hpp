@@ -2,6 +2,8 @@
 // Errors as values: ripple never throws and builds with -fno-exceptions.
 #pragma once
 
+#include "ripple/export.hpp"
+
 #include <cstdint>
 #include <new>
 #include <string>
@@ -21,7 +23,7 @@ enum class StatusCode : uint32_t {
     Internal,        // a Vulkan call failed unexpectedly; the message names it
 };
 
-const char* toString(StatusCode code);
+RIPPLE_API const char* toString(StatusCode code);
 
 // A code and a one-line message, e.g. "TopK: K (5) exceeds InputTensor.Sizes[1] (4)".
 class [[nodiscard]] Status {

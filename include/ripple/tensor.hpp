@@ -2,6 +2,8 @@
 // Tensor descriptions, after DirectML's DML_BUFFER_TENSOR_DESC.
 #pragma once
 
+#include "ripple/export.hpp"
+
 #include <cstdint>
 #include <vector>
 
@@ -26,15 +28,15 @@ enum class DataType : uint32_t {
     BFloat16, // 2
 };
 
-uint32_t elementSize(DataType type);
-const char* toString(DataType type); // DirectML's name: "FLOAT32", "UINT8", ...
+RIPPLE_API uint32_t elementSize(DataType type);
+RIPPLE_API const char* toString(DataType type); // DirectML's name: "FLOAT32", "UINT8", ...
 
 constexpr uint32_t kMaxDimensionCount = 8;
 
 // A tensor: data type, 1 to 8 Sizes, and optional Strides in elements (not bytes).
 // Empty Strides means packed row-major. A stride of 0 broadcasts (inputs only). A size of 0 is allowed
 // (an empty tensor). The tensor occupies calcBufferTensorSize() bytes from its binding offset.
-struct TensorDesc {
+struct RIPPLE_API TensorDesc {
     ripple::DataType DataType = ripple::DataType::Float32;
     std::vector<uint32_t> Sizes;
     std::vector<uint32_t> Strides; // empty, or one per size
@@ -45,9 +47,9 @@ struct TensorDesc {
 
 // Bytes the tensor occupies: (sum_i (Sizes[i]-1)*Strides[i] + 1) * elementSize, rounded up to a
 // multiple of 4 (DirectML's DMLCalcBufferTensorSize). 0 for an empty tensor.
-uint64_t calcBufferTensorSize(const TensorDesc& desc);
+RIPPLE_API uint64_t calcBufferTensorSize(const TensorDesc& desc);
 
 // Packed row-major strides for sizes (in elements).
-std::vector<uint32_t> packedStrides(const std::vector<uint32_t>& sizes);
+RIPPLE_API std::vector<uint32_t> packedStrides(const std::vector<uint32_t>& sizes);
 
 } // namespace ripple

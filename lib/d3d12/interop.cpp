@@ -9,7 +9,9 @@ namespace ripple::interop {
 
 namespace {
 d3d12::D3D12Device* d3d12Of(Device& device) {
-    return device.impl_ ? dynamic_cast<d3d12::D3D12Device*>(device.impl_->backend.get()) : nullptr;
+    // The backend's kind tells its class (ripple builds without RTTI).
+    if (!device.impl_ || device.impl_->backend->adapter().backend != Backend::D3D12) return nullptr;
+    return static_cast<d3d12::D3D12Device*>(device.impl_->backend.get());
 }
 } // namespace
 

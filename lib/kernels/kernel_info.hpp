@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 namespace ripple::kernels {
 
@@ -27,21 +28,27 @@ struct KernelBinding {
 
 constexpr uint32_t kMaxKernelBindings = 8;
 
+// SPIR-V as embedded: debug instructions stripped (spirv-opt --strip-debug), then every word as a LEB128
+// varint (kernels/spirv_pack.hpp), the bytes packed little-end first into 32-bit words. About 2.3x smaller
+// than the words themselves, which keeps a consumer's binary lean (README, "Using ripple from CMake").
+struct PackedSpirv {
+    const uint32_t* packed; // the varint bytes, four to a word
+    uint32_t packedBytes;
+    uint32_t words; // the SPIR-V module's length in words once unpacked
+};
+
 struct KernelInfo {
     const char* name; // "<kernel>.<axis value>...", e.g. "scatter_nd.b16.i64.fast"
-    const uint32_t* spirv;
-    uint32_t spirvWords;
+    PackedSpirv spirv;
     uint32_t localSize[3];
     uint32_t pushConstantBytes;
     uint32_t bindingCount;
     KernelBinding bindings[kMaxKernelBindings]; // descriptor set 0, sorted by binding
     uint32_t features;                          // Feature bits
-    // HLSL (shader model 5.1) for the D3D12 path, or nullptr: binding N is register tN (read-only) or uN
-    // (written) in space 0, push constants are root constants at b0. Only variants needing no Feature.
+    // HLSL (shader model 5.1) for the D3D12 path, in builds with the D3D12 back-end only, else nullptr:
+    // binding N is register tN (read-only) or uN (written) in space 0, push constants are root constants at
+    // b0. Only variants needing no Feature have one.
     const char* hlsl;
-    // That HLSL compiled back to SPIR-V by glslang's HLSL front end (tests run it on Vulkan), or nullptr.
-    const uint32_t* hlslRoundTrip;
-    uint32_t hlslRoundTripWords;
 };
 
 // The generated table (kernel_registry.cpp).
@@ -50,5 +57,8 @@ extern const uint32_t kKernelCount;
 
 // Finds a variant by name; nullptr when the build has no such variant.
 const KernelInfo* findKernel(std::string_view name);
+
+// The SPIR-V words of a packed module; false (and `words` empty) if the data is malformed.
+bool unpackSpirv(const PackedSpirv& spirv, std::vector<uint32_t>& words);
 
 } // namespace ripple::kernels

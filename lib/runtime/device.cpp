@@ -3,6 +3,7 @@
 // commands run by the backend, GPU-found errors turned into a Status.
 #include "core/planners.hpp"
 #include "core/shape.hpp"
+#include "kernels/round_trip.hpp"
 #include "runtime/objects.hpp"
 
 #include <algorithm>
@@ -39,13 +40,14 @@ std::string featureNames(uint32_t bits) {
     return out;
 }
 
-// Picks the fastest variant of a dispatch's kernel that the device can run.
+// Picks the fastest variant of a dispatch's kernel that the device can run. Under the tests' HLSL round
+// trip (kernels/round_trip.hpp), the portable variants, and only those with a D3D12 form.
 Result<const kernels::KernelInfo*> chooseKernel(const core::PlanDispatch& d, const detail::DeviceImpl& dev,
                                                 const char* op) {
     std::vector<std::string> candidates;
     if (!d.hasModes) {
         candidates = {d.kernel};
-    } else if (dev.options.kernels != KernelPreference::Auto) {
+    } else if (dev.options.kernels == KernelPreference::Portable || dev.roundTrip) {
         candidates = {d.kernel + ".portable", d.kernel + ".fast"}; // some classes have only one variant
     } else {
         candidates = {d.kernel + ".fast", d.kernel + ".portable"};
@@ -55,17 +57,13 @@ Result<const kernels::KernelInfo*> chooseKernel(const core::PlanDispatch& d, con
     for (const std::string& name : candidates) {
         const kernels::KernelInfo* k = kernels::findKernel(name);
         if (!k) continue;
-        if (dev.options.kernels == KernelPreference::HlslRoundTrip && !k->hlslRoundTrip) {
-            missing = name + " has no D3D12 (HLSL) form";
-            continue;
-        }
+        if (dev.roundTrip && !kernels::findRoundTrip(*dev.roundTrip, name))
+            return Status(StatusCode::Unsupported, std::string(op) + ": " + name + " has no D3D12 (HLSL) form");
         if ((k->features & ~have) == 0) return k;
         missing = name + " needs " + featureNames(k->features & ~have);
     }
     if (missing.empty())
         return Status(StatusCode::Internal, std::string(op) + ": no kernel " + d.kernel + " in this build");
-    if (dev.options.kernels == KernelPreference::HlslRoundTrip && missing.find("D3D12") != std::string::npos)
-        return Status(StatusCode::Unsupported, std::string(op) + ": " + missing);
     return Status(StatusCode::Unsupported,
                   std::string(op) + ": " + missing + ", which " + dev.backend->adapter().name + " lacks");
 }
@@ -169,6 +167,7 @@ Device detail::makeDevice(std::unique_ptr<BackendDevice> backend, const DeviceOp
     auto impl = std::make_shared<DeviceImpl>();
     impl->backend = std::move(backend);
     impl->options = options;
+    if (impl->backend->adapter().backend == Backend::Vulkan) impl->roundTrip = kernels::hlslRoundTrip();
     impl->bindingAlignment =
         std::max<uint64_t>(16, impl->backend->adapter().features.minStorageBufferOffsetAlignment);
     Device device;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/plan.hpp"
+#include "kernels/round_trip.hpp"
 #include "runtime/backend.hpp"
 
 #include <map>
@@ -38,6 +39,8 @@ struct DeviceImpl {
     std::unique_ptr<BackendDevice> backend;
     DeviceOptions options;
     uint64_t bindingAlignment = 16;
+    // Tests only: the HLSL round trip installed when the device was made (kernels/round_trip.hpp).
+    const kernels::RoundTripTable* roundTrip = nullptr;
 
     std::mutex mutex; // guards what follows
     std::map<uint64_t, Submission> submissions;

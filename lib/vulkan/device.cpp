@@ -140,12 +140,12 @@ Result<std::unique_ptr<detail::BackendDevice>> VulkanDevice::create(const Device
     if (Status s = check(fn.vkCreateDevice(dev->physical_, &info, nullptr, &dev->device_), "vkCreateDevice");
         !s)
         return s;
-    dev->hlslRoundTrip_ = options.kernels == KernelPreference::HlslRoundTrip;
     if (Status s = dev->finishSetup(options.pipelineCacheData); !s) return s;
     return std::unique_ptr<detail::BackendDevice>(std::move(dev));
 }
 
 Status VulkanDevice::finishSetup(const std::vector<uint8_t>& cacheData) {
+    roundTrip_ = kernels::hlslRoundTrip();
     const InstanceFunctions& fn = instance_->fn();
     loadDeviceTable(fn, device_, t_);
     if (!queue_) t_.vkGetDeviceQueue(device_, queueFamily_, 0, &queue_);
@@ -394,10 +394,13 @@ Status VulkanDevice::preparePipeline(const kernels::KernelInfo& kernel) {
                          "vkCreatePipelineLayout");
         !s)
         return s;
+    const kernels::RoundTripKernel* roundTrip = roundTrip_ ? kernels::findRoundTrip(*roundTrip_, kernel.name) : nullptr;
+    std::vector<uint32_t> code;
+    if (!kernels::unpackSpirv(roundTrip ? roundTrip->spirv : kernel.spirv, code))
+        return Status(StatusCode::Internal, std::string("the embedded SPIR-V of ") + kernel.name + " is corrupt");
     VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    const bool roundTrip = hlslRoundTrip_ && kernel.hlslRoundTrip;
-    moduleInfo.codeSize = (roundTrip ? kernel.hlslRoundTripWords : kernel.spirvWords) * 4;
-    moduleInfo.pCode = roundTrip ? kernel.hlslRoundTrip : kernel.spirv;
+    moduleInfo.codeSize = code.size() * 4;
+    moduleInfo.pCode = code.data();
     VkShaderModule module = VK_NULL_HANDLE;
     if (Status s =
             check(t_.vkCreateShaderModule(device_, &moduleInfo, nullptr, &module), "vkCreateShaderModule");

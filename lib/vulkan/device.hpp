@@ -4,6 +4,7 @@
 // values are the tickets of submissions.
 #pragma once
 
+#include "kernels/round_trip.hpp"
 #include "runtime/backend.hpp"
 #include "vulkan/instance.hpp"
 
@@ -147,7 +148,8 @@ class VulkanDevice : public detail::BackendDevice {
     std::map<std::string, Pipeline> pipelines_;
     bool lost_ = false;
     bool ownsDevice_ = true;
-    bool hlslRoundTrip_ = false; // pipelines from each kernel's HLSL round-trip SPIR-V
+    // Tests only: pipelines from each kernel's HLSL round trip (kernels/round_trip.hpp), or nullptr.
+    const kernels::RoundTripTable* roundTrip_ = nullptr;
     std::vector<VkDescriptorPool> enginePools_;
     std::function<void()> lockQueue_, unlockQueue_;
 };

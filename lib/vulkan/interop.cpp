@@ -9,7 +9,9 @@ namespace ripple::interop {
 
 namespace {
 vk::VulkanDevice* vulkanOf(Device& device) {
-    return device.impl_ ? dynamic_cast<vk::VulkanDevice*>(device.impl_->backend.get()) : nullptr;
+    // The backend's kind tells its class (ripple builds without RTTI).
+    if (!device.impl_ || device.impl_->backend->adapter().backend != Backend::Vulkan) return nullptr;
+    return static_cast<vk::VulkanDevice*>(device.impl_->backend.get());
 }
 } // namespace
 

@@ -27,8 +27,8 @@ std::vector<uint8_t> fixture(const std::string& name) {
 // Reflection as ripple-embed gives it for a kernel with a read-only buffer at binding 0 (t0), a written one
 // at binding 1 (u1), and `pushBytes` of root constants at b0.
 kernels::KernelInfo info(const char* name, uint32_t pushBytes) {
-    return kernels::KernelInfo{name, nullptr, 0,       {64, 1, 1}, pushBytes, 2, {{0, true}, {1, false}},
-                               0,    nullptr, nullptr, 0};
+    return kernels::KernelInfo{name, {nullptr, 0, 0}, {64, 1, 1}, pushBytes, 2, {{0, true}, {1, false}}, 0,
+                               nullptr};
 }
 
 } // namespace
@@ -160,8 +160,8 @@ TEST_CASE("D3D12 interop: ripple on an engine's device, queue, buffers and comma
         auto device = interop::adoptD3D12Device(desc);
         INFO(device.status().message());
         REQUIRE(device.ok());
-        auto* backend = dynamic_cast<d3d12::D3D12Device*>(device->impl_->backend.get());
-        REQUIRE(backend);
+        REQUIRE(device->adapter().backend == Backend::D3D12); // ripple has no RTTI: the kind tells the class
+        auto* backend = static_cast<d3d12::D3D12Device*>(device->impl_->backend.get());
         const kernels::KernelInfo affine = info("test.affine_u32", 12);
         backend->setBytecodeForTesting(affine.name, fixture("affine_u32_cs50.dxbc"));
         REQUIRE(backend->preparePipeline(affine).ok());

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "gpu.hpp"
 
+#include "kernels/round_trip.hpp"
+
 #define CATCH_CONFIG_EXTERNAL_INTERFACES // listener classes
 #include <catch2/catch.hpp>
 
@@ -33,7 +35,8 @@ bool hlslRoundTrip() {
 }
 
 ripple::Device& device(ripple::KernelPreference preference) {
-    if (hlslRoundTrip()) preference = ripple::KernelPreference::HlslRoundTrip;
+    // Every device made from now on runs the round trip's modules (kernels/round_trip.hpp).
+    if (hlslRoundTrip()) ripple::kernels::installHlslRoundTrip(&ripple::kernels::kHlslRoundTripTable);
     auto& slot = devices()[preference];
     if (!slot) {
         ripple::DeviceOptions options;

@@ -2,11 +2,15 @@
 // The HLSL that the D3D12 path runs agrees with each variant's Vulkan reflection (issue 4's translation
 // proof): every portable variant translated; binding N read-only -> ByteAddressBuffer at tN, written ->
 // RWByteAddressBuffer at uN, both in space 0 and nothing else; push constants -> root constants at b0;
-// the same workgroup size.
-#include "kernels/kernel_info.hpp"
+// the same workgroup size. The HLSL is the test-only round-trip table's (the same translation the library
+// embeds where the D3D12 back-end is built, which is checked to be identical).
+#include "kernels/round_trip.hpp"
+#include "kernels/spirv_pack.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <cstring>
+#include <random>
 #include <regex>
 #include <string>
 
@@ -18,13 +22,23 @@ TEST_CASE("Every portable kernel variant has HLSL whose registers match its Vulk
     for (uint32_t i = 0; i < kKernelCount; ++i) {
         const KernelInfo& k = kKernels[i];
         INFO(k.name);
+        const RoundTripKernel* rt = findRoundTrip(kHlslRoundTripTable, k.name);
         if (k.features != 0) {
-            CHECK(k.hlsl == nullptr); // needs a device feature: the D3D12 path uses the portable variant
+            // Needs a device feature: the D3D12 path uses the portable variant.
+            CHECK(rt == nullptr);
+            CHECK(k.hlsl == nullptr);
             continue;
         }
-        REQUIRE(k.hlsl != nullptr);
+        REQUIRE(rt != nullptr);
+        REQUIRE(rt->hlsl != nullptr);
+#if defined(RIPPLE_HAS_D3D12)
+        REQUIRE(k.hlsl != nullptr); // the library embeds what the round trip tested
+        CHECK(std::strcmp(k.hlsl, rt->hlsl) == 0);
+#else
+        CHECK(k.hlsl == nullptr); // no D3D12 back-end, no HLSL text in the library
+#endif
         ++translated;
-        const std::string h = k.hlsl;
+        const std::string h = rt->hlsl;
         const std::regex anyRegister(R"((RW)?ByteAddressBuffer \w+ : register\(([tu])(\d+), space(\d+)\))");
         uint32_t declared = 0;
         for (auto it = std::sregex_iterator(h.begin(), h.end(), anyRegister); it != std::sregex_iterator();
@@ -54,4 +68,45 @@ TEST_CASE("Every portable kernel variant has HLSL whose registers match its Vulk
         CHECK(h.find(threads) != std::string::npos);
     }
     CHECK(translated >= 40); // copy, both scatters' portable variants, every TopK kernel
+    CHECK(translated == kHlslRoundTripTable.count);
+}
+
+TEST_CASE("Every embedded kernel unpacks to a SPIR-V module of its declared length", "[unit][kernels]") {
+    std::vector<uint32_t> words;
+    uint64_t packed = 0, unpacked = 0;
+    for (uint32_t i = 0; i < kKernelCount; ++i) {
+        const KernelInfo& k = kKernels[i];
+        INFO(k.name);
+        REQUIRE(unpackSpirv(k.spirv, words));
+        REQUIRE(words.size() == k.spirv.words);
+        REQUIRE(words.size() > 5);
+        CHECK(words[0] == 0x07230203u); // SPIR-V's magic number
+        packed += k.spirv.packedBytes;
+        unpacked += words.size() * 4;
+        if (i > 0) CHECK(std::strcmp(kKernels[i - 1].name, k.name) < 0); // findKernel's binary search
+        CHECK(findKernel(k.name) == &k);
+    }
+    CHECK(findKernel("no_such_kernel") == nullptr);
+    CHECK(packed * 2 < unpacked); // the packing is worth having
+}
+
+TEST_CASE("The SPIR-V packing round-trips every word and rejects malformed data", "[unit][kernels]") {
+    std::mt19937 rng(7);
+    std::vector<uint32_t> words = {0, 1, 0x7F, 0x80, 0x3FFF, 0x4000, 0x0FFFFFFF, 0x10000000, 0xFFFFFFFF};
+    for (int i = 0; i < 1000; ++i) words.push_back(rng() >> (rng() % 32));
+    const std::vector<uint8_t> bytes = spirv_pack::encode(words);
+    std::vector<uint32_t> packed((bytes.size() + 3) / 4, 0);
+    for (size_t i = 0; i < bytes.size(); ++i) packed[i / 4] |= uint32_t(bytes[i]) << (8 * (i % 4));
+    const uint32_t n = static_cast<uint32_t>(bytes.size()), count = static_cast<uint32_t>(words.size());
+    std::vector<uint32_t> out;
+    REQUIRE(spirv_pack::decode(packed.data(), n, count, out));
+    CHECK(out == words);
+    CHECK_FALSE(spirv_pack::decode(packed.data(), n, count + 1, out)); // too few words
+    CHECK(out.empty());
+    CHECK_FALSE(spirv_pack::decode(packed.data(), n, count - 1, out)); // bytes left over
+    CHECK_FALSE(spirv_pack::decode(packed.data(), n - 1, count, out)); // a word cut short
+    const uint32_t tooLong[2] = {0xFFFFFFFFu, 0x01u};                   // six bytes for one word
+    CHECK_FALSE(spirv_pack::decode(tooLong, 6, 1, out));
+    const uint32_t over32Bits[2] = {0xFFFFFFFFu, 0x1Fu}; // a fifth byte with more than 4 bits
+    CHECK_FALSE(spirv_pack::decode(over32Bits, 5, 1, out));
 }

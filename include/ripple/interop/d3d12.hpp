@@ -24,18 +24,18 @@ struct D3D12DeviceDesc {
     ID3D12CommandQueue* queue = nullptr;
     std::function<void()> lockQueue, unlockQueue;
 };
-Result<Device> adoptD3D12Device(const D3D12DeviceDesc& desc, const DeviceOptions& options = {});
+RIPPLE_API Result<Device> adoptD3D12Device(const D3D12DeviceDesc& desc, const DeviceOptions& options = {});
 
 // A ripple Buffer over [0, size) of the engine's buffer resource, without copying. It must allow
 // unordered access and be in D3D12_RESOURCE_STATE_COMMON whenever ripple's commands start; ripple returns
 // it to COMMON when its commands end.
-Result<Buffer> wrapD3D12Resource(Device& device, ID3D12Resource* resource, uint64_t size);
+RIPPLE_API Result<Buffer> wrapD3D12Resource(Device& device, ID3D12Resource* resource, uint64_t size);
 
 // A recorder that records into the engine's open command list (COMPUTE or DIRECT type). ripple sets its own
 // descriptor heap, root signatures and pipeline states on it; the engine re-sets its own afterwards.
 // Barriers: ripple transitions the buffers it uses from COMMON and back, and separates its dependent
 // commands with UAV barriers. The engine orders its own earlier writes to those buffers (they must be back
 // in COMMON). Close it with endRecording and completeRecording (interop/recording.hpp).
-Result<CommandRecorder> recordInto(Device& device, ID3D12GraphicsCommandList* commandList);
+RIPPLE_API Result<CommandRecorder> recordInto(Device& device, ID3D12GraphicsCommandList* commandList);
 
 } // namespace ripple::interop

@@ -13,9 +13,9 @@ struct PendingWork {
 };
 // Records what the recorder queued into the engine's command buffer and closes the recording (the recorder
 // is empty again). Call before the engine ends its command buffer or list.
-Result<PendingWork> endRecording(Device& device, CommandRecorder& recorder);
+RIPPLE_API Result<PendingWork> endRecording(Device& device, CommandRecorder& recorder);
 // Call once the engine knows its submission finished on the GPU (its fence or semaphore): releases what the
 // recording held and returns the first operator error, e.g. IndexOutOfRange naming the operator.
-Status completeRecording(Device& device, PendingWork work);
+RIPPLE_API Status completeRecording(Device& device, PendingWork work);
 
 } // namespace ripple::interop

@@ -38,12 +38,12 @@ struct VulkanDeviceDesc {
 
 // A ripple Device on the engine's objects. options.log and options.kernels apply; adapterIndex and
 // validation do not (the engine's instance decides about layers).
-Result<Device> adoptVulkanDevice(const VulkanDeviceDesc& desc, const DeviceOptions& options = {});
+RIPPLE_API Result<Device> adoptVulkanDevice(const VulkanDeviceDesc& desc, const DeviceOptions& options = {});
 
 // A ripple Buffer over [0, size) of the engine's VkBuffer, without copying. The buffer needs
 // VK_BUFFER_USAGE_STORAGE_BUFFER_BIT (and TRANSFER_SRC/DST for Device::upload/download and copies).
 // ripple never frees it; keep it alive until every submission that used it completed.
-Result<Buffer> wrapVulkanBuffer(Device& device, VkBuffer buffer, VkDeviceSize size);
+RIPPLE_API Result<Buffer> wrapVulkanBuffer(Device& device, VkBuffer buffer, VkDeviceSize size);
 
 // A recorder that records into the engine's command buffer, which must be in the recording state and
 // belong to the adopted queue's family. ripple never begins, ends or submits it.
@@ -53,6 +53,6 @@ Result<Buffer> wrapVulkanBuffer(Device& device, VkBuffer buffer, VkDeviceSize si
 // attachments, host without a submit in between) need the engine's own barrier before ripple's commands.
 // After the last command ripple records a barrier from its writes to HOST reads only: an engine stage that
 // consumes ripple's outputs needs its own barrier from COMPUTE_SHADER | TRANSFER writes.
-Result<CommandRecorder> recordInto(Device& device, VkCommandBuffer commandBuffer);
+RIPPLE_API Result<CommandRecorder> recordInto(Device& device, VkCommandBuffer commandBuffer);
 
 } // namespace ripple::interop

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+// Lookups in the generated tables, and unpacking their SPIR-V.
+#include "kernels/round_trip.hpp"
+#include "kernels/spirv_pack.hpp"
+
+#include <algorithm>
+#include <atomic>
+
+namespace ripple::kernels {
+
+namespace {
+std::atomic<const RoundTripTable*> gRoundTrip{nullptr};
+
+template <class T> const T* findByName(const T* begin, const T* end, std::string_view name) {
+    auto it = std::lower_bound(begin, end, name, [](const T& k, std::string_view n) { return k.name < n; });
+    return it != end && it->name == name ? it : nullptr;
+}
+} // namespace
+
+const KernelInfo* findKernel(std::string_view name) {
+    return findByName(kKernels, kKernels + kKernelCount, name);
+}
+
+bool unpackSpirv(const PackedSpirv& spirv, std::vector<uint32_t>& words) {
+    return spirv_pack::decode(spirv.packed, spirv.packedBytes, spirv.words, words);
+}
+
+void installHlslRoundTrip(const RoundTripTable* table) {
+    gRoundTrip.store(table);
+}
+
+const RoundTripTable* hlslRoundTrip() {
+    return gRoundTrip.load();
+}
+
+const RoundTripKernel* findRoundTrip(const RoundTripTable& table, std::string_view name) {
+    return findByName(table.kernels, table.kernels + table.count, name);
+}
+
+} // namespace ripple::kernels
