@@ -59,8 +59,8 @@ int main(int argc, char** argv) {
         while (dirent* e = readdir(d)) {
             const std::string f = e->d_name;
             if (f.size() < 5 || f.compare(f.size() - 4, 4, ".spv") != 0 ||
-                f.find(".hlsl.") != std::string::npos)
-                continue;
+                f.find(".hlsl.") != std::string::npos || f.find(".strip.") != std::string::npos)
+                continue; // the round trip's modules, and the stripped copies the library embeds
             bool wanted = argc == 2;
             for (int i = 2; i < argc; ++i) wanted = wanted || f.find(argv[i]) != std::string::npos;
             if (wanted) names.push_back(f);

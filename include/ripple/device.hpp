@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Adapters, devices, compiled operators and running them.
+/// @file
+/// @brief Adapters, devices, compiled operators, and running them.
 #pragma once
 
 #include "ripple/buffer.hpp"
+#include "ripple/export.hpp"
 #include "ripple/operators.hpp"
 #include "ripple/recorder.hpp"
 #include "ripple/status.hpp"
@@ -14,147 +16,226 @@
 
 namespace ripple {
 
-// Vulkan everywhere; D3D12 on Windows (and, for ripple's own tests, vkd3d on Linux) when built with it.
-enum class Backend : uint32_t { Vulkan, D3D12 };
-enum class AdapterType : uint32_t { Discrete, Integrated, Virtual, Cpu, Other };
+/// The graphics API a device runs on.
+enum class Backend : uint32_t {
+    Vulkan, ///< Vulkan 1.1 or later, everywhere (the loader is opened at run time)
+    D3D12,  ///< Direct3D 12: on Windows; on Linux only in builds with RIPPLE_D3D12=ON (vkd3d, for tests)
+};
+/// What kind of adapter it is, as the API reports it.
+enum class AdapterType : uint32_t {
+    Discrete,   ///< a discrete GPU
+    Integrated, ///< an integrated GPU
+    Virtual,    ///< a virtual GPU
+    Cpu,        ///< a CPU implementation (lavapipe, WARP)
+    Other,      ///< anything else
+};
+/// @return "Vulkan" or "D3D12". Never null.
 RIPPLE_API const char* toString(Backend backend);
+/// @return "discrete", "integrated", "virtual", "cpu" or "other". Never null.
 RIPPLE_API const char* toString(AdapterType type);
 
-// What an adapter offers that ripple uses.
+/// What an adapter offers that ripple uses (Vulkan feature names; D3D12 devices report the portable set).
 struct AdapterFeatures {
-    bool int64 = false;             // shaderInt64
-    bool int64Atomics = false;      // shaderBufferInt64Atomics (needed by 64-bit scatters)
-    bool storage8 = false;          // storageBuffer8BitAccess
-    bool storage16 = false;         // storageBuffer16BitAccess
-    bool int8 = false;              // shaderInt8
-    bool int16 = false;             // shaderInt16
-    bool float16 = false;           // shaderFloat16
-    bool float64 = false;           // shaderFloat64 (FLOAT64 scatter reductions)
-    bool float32AtomicAdd = false;  // shaderBufferFloat32AtomicAdd (VK_EXT_shader_atomic_float): FLOAT32
-                                    // ADD scatters by atomic add instead of compare-and-swap loops
-    bool subgroups = false;         // compute-stage subgroup basic/ballot/arithmetic/shuffle
-    bool pushDescriptors = false;   // VK_KHR_push_descriptor
-    bool timelineSemaphore = false; // needed: tickets are timeline-semaphore values
-    bool timestamps = false;        // timestampComputeAndGraphics: per-operator GPU times
-    float timestampPeriodNs = 0;
-    uint32_t subgroupSize = 0;
-    uint64_t maxStorageBufferRange = 0; // bytes one tensor binding may span
-    uint64_t minStorageBufferOffsetAlignment = 0;
+    bool int64 = false;        ///< shaderInt64
+    bool int64Atomics = false; ///< shaderBufferInt64Atomics (needed by 64-bit scatters)
+    bool storage8 = false;     ///< storageBuffer8BitAccess
+    bool storage16 = false;    ///< storageBuffer16BitAccess
+    bool int8 = false;         ///< shaderInt8
+    bool int16 = false;        ///< shaderInt16
+    bool float16 = false;      ///< shaderFloat16
+    bool float64 = false;      ///< shaderFloat64 (FLOAT64 scatter reductions)
+    /// shaderBufferFloat32AtomicAdd (VK_EXT_shader_atomic_float): FLOAT32 Add scatters by atomic add
+    /// instead of compare-and-swap loops.
+    bool float32AtomicAdd = false;
+    bool subgroups = false;             ///< compute-stage subgroup basic, ballot, arithmetic and shuffle
+    bool pushDescriptors = false;       ///< VK_KHR_push_descriptor
+    bool timelineSemaphore = false;     ///< required: tickets are timeline-semaphore values
+    bool timestamps = false;            ///< timestampComputeAndGraphics: per-operator GPU times
+    float timestampPeriodNs = 0;        ///< nanoseconds per timestamp tick
+    uint32_t subgroupSize = 0;          ///< invocations per subgroup (0 if unknown)
+    uint64_t maxStorageBufferRange = 0; ///< bytes one tensor binding may span; larger tensors are refused
+    uint64_t minStorageBufferOffsetAlignment = 0; ///< bytes; Device::bindingAlignment() is at least this
 };
 
+/// One adapter, as enumerateAdapters() lists it.
 struct AdapterInfo {
-    uint32_t index = 0; // position in enumerateAdapters(), as used by DeviceOptions::adapterIndex
-    std::string name;
-    Backend backend = Backend::Vulkan;
-    AdapterType type = AdapterType::Other;
-    uint32_t apiVersion = 0; // VK_MAKE_API_VERSION packing
-    uint32_t vendorId = 0, deviceId = 0;
-    uint8_t pipelineCacheUUID[16] = {}; // pipeline caches are reused only on an adapter with the same UUID
-    AdapterFeatures features;
+    uint32_t index = 0;                ///< position in enumerateAdapters(), for DeviceOptions::adapterIndex
+    std::string name;                  ///< the driver's device name, e.g. "NVIDIA H100 80GB HBM3"
+    Backend backend = Backend::Vulkan; ///< the API it was found through
+    AdapterType type = AdapterType::Other; ///< discrete, integrated, ...
+    uint32_t apiVersion = 0;               ///< API version, VK_MAKE_API_VERSION packing
+    uint32_t vendorId = 0;                 ///< PCI vendor id (0x10DE NVIDIA, 0x1002 AMD, 0x8086 Intel, ...)
+    uint32_t deviceId = 0;                 ///< PCI device id
+    /// Pipeline caches are reused only on an adapter with the same UUID (DeviceOptions::pipelineCacheData).
+    uint8_t pipelineCacheUUID[16] = {};
+    AdapterFeatures features; ///< what it offers that ripple uses
 };
 
-enum class LogLevel : uint32_t { Debug, Info, Warning, Error };
-// Receives ripple's messages and, with validation on, the Vulkan validation layer's. May be called from
-// any thread that uses the device.
+/// Severity of a message to LogCallback.
+enum class LogLevel : uint32_t {
+    Debug,   ///< detail
+    Info,    ///< progress
+    Warning, ///< something was ignored or degraded (e.g. a pipeline cache for another adapter)
+    Error,   ///< an operation failed (its Status says the same)
+};
+/// Receives ripple's messages and, with validation on, the Vulkan validation layer's. May be called from
+/// any thread that uses the device, while ripple holds internal locks: it must not call back into ripple.
 using LogCallback = std::function<void(LogLevel, const std::string&)>;
 
-// Which kernel variants to use: Auto picks the fast ones (native 8/16/64-bit storage) where the device
-// has the features; Portable forces the variants that need only 32-bit storage access.
-enum class KernelPreference : uint32_t { Auto, Portable };
+/// Which kernel variants to use.
+enum class KernelPreference : uint32_t {
+    Auto,     ///< the fast ones (native 8/16/64-bit storage, subgroups) where the device has the features
+    Portable, ///< the variants that need only 32-bit storage access (the ones the D3D12 path runs)
+};
 
+/// Options of Device::create.
 struct DeviceOptions {
-    Backend backend = Backend::Vulkan;
-    // Adapter index from enumerateAdapters(); -1 picks: the RIPPLE_DEVICE environment variable if set,
-    // else the first discrete GPU, then integrated, then virtual, then CPU (lavapipe).
+    Backend backend = Backend::Vulkan; ///< the API
+    /// Adapter index from enumerateAdapters(); -1 picks: the RIPPLE_DEVICE environment variable if set,
+    /// else the first discrete GPU, then integrated, then virtual, then CPU (lavapipe).
     int adapterIndex = -1;
-    bool validation = false; // Khronos validation layer, messages to log (NoDevice if the layer is absent)
-    LogCallback log;         // default: warnings and errors to stderr
-    KernelPreference kernels = KernelPreference::Auto;
-    // Bytes from an earlier Device::pipelineCacheData() to start the pipeline cache with, so pipelines
-    // compile faster. Data from another adapter, driver version or a corrupt file is ignored, with a
-    // warning to `log` (its header's vendor, device and pipelineCacheUUID must match the adapter's).
+    /// Enables the Khronos validation layer and routes its messages to `log` (NoDevice if the layer is
+    /// absent). Also turned on by RIPPLE_VALIDATION=1 in ripple-run.
+    bool validation = false;
+    LogCallback log; ///< where messages go; default: warnings and errors to stderr
+    KernelPreference kernels = KernelPreference::Auto; ///< kernel variants to use
+    /// Bytes from an earlier Device::pipelineCacheData() to start the pipeline cache with, so pipelines
+    /// compile faster. Data from another adapter, driver version or a corrupt file is ignored, with a
+    /// warning to `log` (its header's vendor, device and pipelineCacheUUID must match the adapter's).
     std::vector<uint8_t> pipelineCacheData;
 };
 
-// Lists the adapters of a backend; NoDevice when the API's loader is missing.
+/// Lists the adapters of a backend.
+/// @return the adapters; NoDevice when the API's loader is missing; Unsupported for D3D12 in a build
+/// without it. Thread safety: any thread.
 RIPPLE_API Result<std::vector<AdapterInfo>> enumerateAdapters(Backend backend = Backend::Vulkan);
 
+/// @cond RIPPLE_INTERNAL
 namespace detail {
 struct DeviceImpl;
 struct OperatorImpl;
 } // namespace detail
+/// @endcond
 
-// An operator validated and planned once for one device, to run many times. Move-only.
+/// An operator validated and planned once for one device (Device::compile), to run many times
+/// (Device::execute, CommandRecorder::record). Move-only; it keeps its device alive. Thread safety: an
+/// Operator may be recorded by several threads at once.
 class RIPPLE_API Operator {
   public:
+    /// An empty operator (valid() is false); running it is InvalidArgument.
     Operator() = default;
-    Operator(Operator&&) noexcept;
-    Operator& operator=(Operator&&) noexcept;
+    /// Takes `other`'s plan; `other` becomes empty.
+    Operator(Operator&& other) noexcept;
+    /// Releases this operator (once no submission uses it) and takes `other`'s plan.
+    Operator& operator=(Operator&& other) noexcept;
+    /// Releases the operator's pipelines and parameters once no submission uses them.
     ~Operator();
 
-    // Names of the tensors to bind, in binding order, e.g. {"InputTensor", "OutputValueTensor", ...}.
+    /// @return the names of the tensors to bind, in binding order, e.g. {"InputTensor",
+    /// "OutputValueTensor", "OutputIndexTensor"} for TopK; empty for an empty operator.
     std::vector<std::string> tensorNames() const;
-    bool valid() const { return impl_ != nullptr; } // false when default-constructed or moved from
+    /// @return false when default-constructed or moved from.
+    bool valid() const { return impl_ != nullptr; }
 
+    /// @cond RIPPLE_INTERNAL
     std::shared_ptr<detail::OperatorImpl> impl_; // internal
+    /// @endcond
 };
 
-// A device on one adapter. Move-only; buffers and operators keep what they need of it alive.
-// Thread safety: a device may be used from several threads; each call is serialized internally.
+/// A device on one adapter: buffers, compiled operators, and the queue they run on. Move-only; buffers and
+/// operators keep what they need of it alive. Every member is safe on an empty Device (default-constructed
+/// or moved from): calls that return a Status return InvalidArgument; adapter() returns an empty
+/// AdapterInfo.
+///
+/// Thread safety: a Device may be used from several threads at once; each call is serialized internally
+/// where it must be.
 class RIPPLE_API Device {
   public:
+    /// Creates a device on the adapter `options` picks.
+    /// @return the device; NoDevice (no loader, no adapter, or adapterIndex out of range), Unsupported (the
+    /// adapter lacks Vulkan 1.1 or timeline semaphores; D3D12 in a build without it), OutOfMemory, Internal.
     static Result<Device> create(const DeviceOptions& options = {});
 
+    /// An empty device (see the class's note on empty devices).
     Device() = default;
-    Device(Device&&) noexcept;
-    Device& operator=(Device&&) noexcept;
+    /// Takes `other`'s device; `other` becomes empty.
+    Device(Device&& other) noexcept;
+    /// Releases this device (as the destructor) and takes `other`'s.
+    Device& operator=(Device&& other) noexcept;
+    /// Releases the device once its buffers, operators and submissions are gone.
     ~Device();
 
+    /// @return the adapter the device runs on (an empty AdapterInfo for an empty Device).
     const AdapterInfo& adapter() const;
-    // Offsets of tensor bindings must be multiples of this (bytes): max(16, the device's
-    // minStorageBufferOffsetAlignment). 16 is DirectML's DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT.
+    /// @return the alignment tensor binding offsets need, in bytes: max(16, the device's
+    /// minStorageBufferOffsetAlignment); 16 is DirectML's DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT. 16 for an
+    /// empty Device.
     uint64_t bindingAlignment() const;
-    // The pipeline cache's bytes (Vulkan's VkPipelineCache data, with its header naming vendor, device and
-    // pipelineCacheUUID), to save and pass back through DeviceOptions::pipelineCacheData next time.
+    /// @return the pipeline cache's bytes (Vulkan's VkPipelineCache data, with its header naming vendor,
+    /// device and pipelineCacheUUID; on D3D12 the compiled bytecode and the adapter's name), to save and
+    /// pass back through DeviceOptions::pipelineCacheData next time.
     Result<std::vector<uint8_t>> pipelineCacheData() const;
-    // Validation-layer messages of severity warning or error seen so far (0 unless validation is on).
+    /// @return the validation-layer messages of severity warning or error seen so far (0 unless
+    /// DeviceOptions::validation is on, and for an empty Device).
     uint32_t validationMessageCount() const;
 
-    // A device-local buffer of sizeInBytes (> 0). OutOfMemory or InvalidArgument on failure.
+    /// Creates a device-local buffer.
+    /// @param sizeInBytes bytes, greater than 0
+    /// @return the buffer; InvalidArgument for 0 bytes or an empty Device; OutOfMemory when the device
+    /// cannot allocate it.
     Result<Buffer> createBuffer(uint64_t sizeInBytes);
-    // Names a buffer for debuggers such as RenderDoc (VK_EXT_debug_utils; a no-op without it).
+    /// Names `buffer` for debuggers such as RenderDoc (VK_EXT_debug_utils; a no-op without it).
+    /// @return InvalidArgument for an empty buffer or one of another Device.
     Status setLabel(const Buffer& buffer, const std::string& label);
-    // Copies bytes between host memory and a buffer, waiting until done.
+    /// Copies `size` bytes from host memory `data` into `buffer` at byte `offset`, and waits until done.
+    /// @return InvalidArgument (empty or foreign buffer, range outside it, null `data` with size > 0),
+    /// OutOfMemory (staging), DeviceLost.
     Status upload(Buffer& buffer, uint64_t offset, const void* data, uint64_t size);
+    /// Copies `size` bytes of `buffer` from byte `offset` into host memory `data`, and waits until done.
+    /// @return as upload().
     Status download(const Buffer& buffer, uint64_t offset, void* data, uint64_t size);
 
-    // Validates a desc and plans its kernels. InvalidArgument names the tensor, field and rule broken;
-    // Unsupported names the missing device feature or unimplemented option.
+    /// Validates a ScatterND desc and plans its kernels for this device.
+    /// @return the operator; InvalidArgument naming the tensor, field and rule broken; Unsupported naming
+    /// the missing device feature (e.g. 64-bit scatters without shaderBufferInt64Atomics).
     Result<Operator> compile(const ScatterNDDesc& desc);
+    /// Validates a ScatterElements desc and plans its kernels. @return as compile(const ScatterNDDesc&).
     Result<Operator> compile(const ScatterElementsDesc& desc);
+    /// Validates a TopK desc and plans its kernels. @return as compile(const ScatterNDDesc&).
     Result<Operator> compile(const TopKDesc& desc);
 
-    // Runs an operator on tensors bound in Operator::tensorNames() order, and waits for it. Returns
-    // IndexOutOfRange (after writing all valid updates) when index data was out of range. Outputs may not
-    // overlap any other tensor of the operator, except a scatter's OutputTensor bound to exactly its packed
-    // InputTensor's range (same Buffer and Offset): the scatter then runs in place, writing only the
-    // updates (no copy). The same holds for CommandRecorder::record.
+    /// Runs an operator and waits for it: one submission of one operator.
+    ///
+    /// Outputs may not overlap any other tensor of the operator, except a scatter's OutputTensor bound to
+    /// exactly its packed InputTensor's range (same Buffer and Offset): the scatter then runs in place,
+    /// writing only the updates (no copy). The same rules hold for CommandRecorder::record.
+    /// @param op a valid operator of this device
+    /// @param bindings one per tensor, in Operator::tensorNames() order (TensorBinding's rules)
+    /// @return Ok; InvalidArgument (bindings); IndexOutOfRange after writing every valid update, when index
+    /// data was out of range; DeviceLost; OutOfMemory.
     Status execute(const Operator& op, const std::vector<TensorBinding>& bindings);
 
-    // Batching: record any number of operators, submit once, wait on the ticket.
+    /// Creates a recorder for batching many operators, copies and fills into one submission.
+    /// @return the recorder; InvalidArgument for an empty Device.
     Result<CommandRecorder> createRecorder(const RecorderOptions& options = {});
-    // Submits what `recorder` recorded and empties it. The ticket completes when all of it has run.
+    /// Submits what `recorder` recorded, in one command buffer, and empties it for reuse.
+    /// @return the ticket that completes when all of it has run; InvalidArgument for an empty recorder or
+    /// one of another device; DeviceLost.
     Result<Ticket> submit(CommandRecorder& recorder);
-    // Waits for `ticket` up to `timeoutNs` nanoseconds: Timeout if it has not completed by then (the work
-    // goes on; wait again), DeviceLost if the device was lost (and from every later call). Once complete,
-    // returns the first non-Ok status among the submission's operators (e.g. IndexOutOfRange naming it).
+    /// Waits for `ticket` up to `timeoutNs` nanoseconds (default: 10 minutes).
+    /// @return once complete, the first non-Ok status among the submission's operators (e.g.
+    /// IndexOutOfRange naming it), else Ok; Timeout if it has not completed by then (the work goes on: wait
+    /// again); DeviceLost if the device was lost (and from every later call).
     Status wait(Ticket ticket, uint64_t timeoutNs = 600'000'000'000ull);
-    // Whether `ticket` has completed, without waiting.
+    /// @return whether `ticket` has completed, without waiting; DeviceLost.
     Result<bool> isComplete(Ticket ticket);
-    // Per-operator results of a completed submission, in recording order. Kept for the last 256 submissions.
+    /// @return each operator's report of a completed submission, in recording order; InvalidArgument if the
+    /// ticket is unknown, not complete, or older than the last 256 submissions (which are kept).
     Result<std::vector<OperatorReport>> reports(Ticket ticket);
 
+    /// @cond RIPPLE_INTERNAL
     std::shared_ptr<detail::DeviceImpl> impl_; // internal
+    /// @endcond
 };
 
 } // namespace ripple

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// ripple: DirectML's ScatterND, ScatterElements and TopK with DirectML's exact semantics, on any GPU.
+/// @file
+/// @brief ripple: DirectML's ScatterND, ScatterElements and TopK with DirectML's exact semantics, on any GPU.
 #pragma once
 
 #include "ripple/buffer.hpp"

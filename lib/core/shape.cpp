@@ -16,9 +16,16 @@ std::string formatSizes(const std::vector<uint32_t>& sizes) {
     return s + "}";
 }
 
+uint64_t mulSaturated(uint64_t a, uint64_t b) {
+    return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+uint64_t addSaturated(uint64_t a, uint64_t b) {
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
 uint64_t product(const std::vector<uint32_t>& sizes, size_t begin, size_t end) {
     uint64_t p = 1;
-    for (size_t i = begin; i < end && i < sizes.size(); ++i) p *= sizes[i];
+    for (size_t i = begin; i < end && i < sizes.size(); ++i) p = mulSaturated(p, sizes[i]);
     return p;
 }
 

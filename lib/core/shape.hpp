@@ -13,7 +13,11 @@
 namespace ripple::core {
 
 std::string formatSizes(const std::vector<uint32_t>& sizes); // "{1,2,3}"
-uint64_t product(const std::vector<uint32_t>& sizes, size_t begin, size_t end);
+// Products and sums of sizes saturate at UINT64_MAX instead of wrapping, so an overflowing tensor fails the
+// size rules (checkTensor) rather than passing as a small one.
+uint64_t mulSaturated(uint64_t a, uint64_t b);
+uint64_t addSaturated(uint64_t a, uint64_t b);
+uint64_t product(const std::vector<uint32_t>& sizes, size_t begin, size_t end); // of sizes[begin, end)
 
 Status invalid(const char* op, const std::string& message);     // InvalidArgument "<op>: <message>"
 Status unsupported(const char* op, const std::string& message); // Unsupported "<op>: <message>"

@@ -64,20 +64,24 @@ std::vector<uint32_t> packedStrides(const std::vector<uint32_t>& sizes) {
     std::vector<uint32_t> strides(sizes.size());
     uint64_t s = 1;
     for (size_t i = sizes.size(); i-- > 0;) {
-        strides[i] = static_cast<uint32_t>(s);
-        s *= sizes[i] ? sizes[i] : 1;
+        strides[i] = s > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(s);
+        s = core::mulSaturated(s, sizes[i] ? sizes[i] : 1);
     }
     return strides;
 }
 
 uint64_t calcBufferTensorSize(const TensorDesc& desc) {
     if (desc.elementCount() == 0) return 0;
-    std::vector<uint32_t> strides = desc.Strides.empty() ? packedStrides(desc.Sizes) : desc.Strides;
-    uint64_t lastIndex = 0;
-    for (size_t i = 0; i < desc.Sizes.size() && i < strides.size(); ++i)
-        lastIndex += uint64_t(desc.Sizes[i] - 1) * strides[i];
-    uint64_t bytes = (lastIndex + 1) * elementSize(desc.DataType);
-    return (bytes + 3) & ~uint64_t(3);
+    if (!desc.Strides.empty() && desc.Strides.size() != desc.Sizes.size()) return UINT64_MAX; // malformed
+    uint64_t lastIndex = 0; // in 64 bits: packed strides of large tensors do not fit 32
+    uint64_t packed = 1;
+    for (size_t i = desc.Sizes.size(); i-- > 0;) {
+        const uint64_t stride = desc.Strides.empty() ? packed : desc.Strides[i];
+        lastIndex = core::addSaturated(lastIndex, core::mulSaturated(desc.Sizes[i] - 1u, stride));
+        packed = core::mulSaturated(packed, desc.Sizes[i]);
+    }
+    const uint64_t bytes = core::mulSaturated(core::addSaturated(lastIndex, 1), elementSize(desc.DataType));
+    return bytes > UINT64_MAX - 3 ? UINT64_MAX : (bytes + 3) & ~uint64_t(3);
 }
 
 const char* toString(StatusCode code) {

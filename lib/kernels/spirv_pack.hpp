@@ -24,7 +24,8 @@ inline std::vector<uint8_t> encode(const std::vector<uint32_t>& words) {
 
 // Decodes `byteCount` bytes held four to a word in `packed` into exactly `wordCount` words. False on
 // malformed data: a varint longer than 5 bytes or over 32 bits, bytes left over, or too few words.
-inline bool decode(const uint32_t* packed, uint32_t byteCount, uint32_t wordCount, std::vector<uint32_t>& out) {
+inline bool decode(const uint32_t* packed, uint32_t byteCount, uint32_t wordCount,
+                   std::vector<uint32_t>& out) {
     out.clear();
     out.reserve(wordCount);
     uint32_t value = 0, shift = 0;

@@ -58,7 +58,8 @@ Result<const kernels::KernelInfo*> chooseKernel(const core::PlanDispatch& d, con
         const kernels::KernelInfo* k = kernels::findKernel(name);
         if (!k) continue;
         if (dev.roundTrip && !kernels::findRoundTrip(*dev.roundTrip, name))
-            return Status(StatusCode::Unsupported, std::string(op) + ": " + name + " has no D3D12 (HLSL) form");
+            return Status(StatusCode::Unsupported,
+                          std::string(op) + ": " + name + " has no D3D12 (HLSL) form");
         if ((k->features & ~have) == 0) return k;
         missing = name + " needs " + featureNames(k->features & ~have);
     }
@@ -192,20 +193,24 @@ Result<Device> Device::create(const DeviceOptions& options) {
 }
 
 const AdapterInfo& Device::adapter() const {
-    return impl_->backend->adapter();
+    static const AdapterInfo none; // an empty Device's: no name, no features
+    return impl_ ? impl_->backend->adapter() : none;
 }
 uint64_t Device::bindingAlignment() const {
-    return impl_->bindingAlignment;
+    return impl_ ? impl_->bindingAlignment : 16;
 }
 Result<std::vector<uint8_t>> Device::pipelineCacheData() const {
     if (!impl_) return Status(StatusCode::InvalidArgument, "pipelineCacheData: the Device is empty");
     return impl_->backend->pipelineCacheData();
 }
 uint32_t Device::validationMessageCount() const {
-    return impl_->backend->validationMessages();
+    return impl_ ? impl_->backend->validationMessages() : 0;
 }
 
 Result<Buffer> Device::createBuffer(uint64_t sizeInBytes) {
+    if (!impl_)
+        return Status(StatusCode::InvalidArgument,
+                      "createBuffer: the Device is empty (moved from or never created)");
     if (sizeInBytes == 0)
         return Status(StatusCode::InvalidArgument, "createBuffer: sizeInBytes must be greater than 0");
     auto b = impl_->backend->createBuffer(sizeInBytes);
@@ -236,11 +241,13 @@ Status Device::setLabel(const Buffer& buffer, const std::string& label) {
 
 Status Device::upload(Buffer& buffer, uint64_t offset, const void* data, uint64_t size) {
     if (Status s = checkTransfer("upload", buffer, offset, size, impl_); !s) return s;
+    if (size > 0 && !data) return Status(StatusCode::InvalidArgument, "upload: data is null");
     return impl_->backend->upload(*buffer.impl_->buffer, offset, data, size);
 }
 
 Status Device::download(const Buffer& buffer, uint64_t offset, void* data, uint64_t size) {
     if (Status s = checkTransfer("download", buffer, offset, size, impl_); !s) return s;
+    if (size > 0 && !data) return Status(StatusCode::InvalidArgument, "download: data is null");
     return impl_->backend->download(*buffer.impl_->buffer, offset, data, size);
 }
 

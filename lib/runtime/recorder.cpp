@@ -248,6 +248,7 @@ Status CommandRecorder::upload(const Buffer& destination, uint64_t offset, const
     if (!impl_) return Status(StatusCode::InvalidArgument, "upload: the CommandRecorder is empty");
     if (Status s = checkRange("upload", destination, impl_->device, offset, size); !s) return s;
     if (size == 0) return {};
+    if (!data) return Status(StatusCode::InvalidArgument, "upload: data is null");
     auto staging = impl_->device->backend->createBuffer(size, true);
     if (!staging) return staging.status();
     std::memcpy(staging.value()->mapped, data, size);

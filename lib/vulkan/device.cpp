@@ -394,10 +394,12 @@ Status VulkanDevice::preparePipeline(const kernels::KernelInfo& kernel) {
                          "vkCreatePipelineLayout");
         !s)
         return s;
-    const kernels::RoundTripKernel* roundTrip = roundTrip_ ? kernels::findRoundTrip(*roundTrip_, kernel.name) : nullptr;
+    const kernels::RoundTripKernel* roundTrip =
+        roundTrip_ ? kernels::findRoundTrip(*roundTrip_, kernel.name) : nullptr;
     std::vector<uint32_t> code;
     if (!kernels::unpackSpirv(roundTrip ? roundTrip->spirv : kernel.spirv, code))
-        return Status(StatusCode::Internal, std::string("the embedded SPIR-V of ") + kernel.name + " is corrupt");
+        return Status(StatusCode::Internal,
+                      std::string("the embedded SPIR-V of ") + kernel.name + " is corrupt");
     VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     moduleInfo.codeSize = code.size() * 4;
     moduleInfo.pCode = code.data();

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Device-level behaviour: the pipeline cache's bytes round trip, and foreign cache data is ignored.
+// Device-level behaviour: the pipeline cache's bytes round trip, and foreign cache data is ignored; empty
+// devices and null host pointers are refused with a Status.
 #include "support/gpu.hpp"
 
 #include <catch2/catch.hpp>
@@ -53,4 +54,53 @@ TEST_CASE("Pipeline cache data can be saved and given to a new device, and forei
         REQUIRE(truncated.ok());
         CHECK(warnings.size() == 2);
     }
+}
+
+TEST_CASE("Every member of an empty or moved-from Device is safe and says what is wrong", "[device][gpu]") {
+    auto check = [](Device& empty) {
+        CHECK(empty.adapter().name.empty());
+        CHECK(empty.bindingAlignment() == 16);
+        CHECK(empty.validationMessageCount() == 0);
+        auto buffer = empty.createBuffer(64);
+        REQUIRE_FALSE(buffer.ok());
+        CHECK(buffer.status().code() == StatusCode::InvalidArgument);
+        CHECK(buffer.status().message() == "createBuffer: the Device is empty (moved from or never created)");
+        CHECK(empty.pipelineCacheData().status().code() == StatusCode::InvalidArgument);
+        TopKDesc d;
+        d.InputTensor = {DataType::Float32, {1, 8}, {}};
+        d.OutputValueTensor = {DataType::Float32, {1, 2}, {}};
+        d.OutputIndexTensor = {DataType::UInt32, {1, 2}, {}};
+        d.Axis = 1;
+        d.K = 2;
+        CHECK(empty.compile(d).status().code() == StatusCode::InvalidArgument);
+        CHECK(empty.createRecorder().status().code() == StatusCode::InvalidArgument);
+        CHECK(empty.execute(Operator(), {}).code() == StatusCode::InvalidArgument);
+        CHECK(empty.wait(Ticket{1}, 0).code() == StatusCode::InvalidArgument);
+        Buffer none;
+        uint8_t bytes[4] = {1, 2, 3, 4};
+        CHECK(empty.upload(none, 0, bytes, 4).code() == StatusCode::InvalidArgument);
+        CHECK(empty.download(none, 0, bytes, 4).code() == StatusCode::InvalidArgument);
+        CHECK(empty.setLabel(none, "x").code() == StatusCode::InvalidArgument);
+    };
+    Device neverCreated;
+    check(neverCreated);
+    auto made = Device::create();
+    REQUIRE(made.ok());
+    Device moved = std::move(made.value());
+    check(made.value()); // moved from
+    CHECK_FALSE(moved.adapter().name.empty());
+}
+
+TEST_CASE("Uploads, downloads and readbacks refuse null host pointers", "[device][gpu]") {
+    Device& dev = rt::device();
+    auto buffer = dev.createBuffer(64);
+    REQUIRE(buffer.ok());
+    CHECK(dev.upload(buffer.value(), 0, nullptr, 16).message() == "upload: data is null");
+    CHECK(dev.download(buffer.value(), 0, nullptr, 16).message() == "download: data is null");
+    CHECK(dev.upload(buffer.value(), 0, nullptr, 0).ok()); // nothing to copy
+    auto recorder = dev.createRecorder();
+    REQUIRE(recorder.ok());
+    CHECK(recorder->upload(buffer.value(), 0, nullptr, 16).message() == "upload: data is null");
+    CHECK(recorder->readback(buffer.value(), 0, nullptr, 16).message() == "readback: data is null");
+    CHECK(recorder->statistics().copies == 0); // nothing was recorded
 }

@@ -105,7 +105,7 @@ TEST_CASE("The SPIR-V packing round-trips every word and rejects malformed data"
     CHECK(out.empty());
     CHECK_FALSE(spirv_pack::decode(packed.data(), n, count - 1, out)); // bytes left over
     CHECK_FALSE(spirv_pack::decode(packed.data(), n - 1, count, out)); // a word cut short
-    const uint32_t tooLong[2] = {0xFFFFFFFFu, 0x01u};                   // six bytes for one word
+    const uint32_t tooLong[2] = {0xFFFFFFFFu, 0x01u};                  // six bytes for one word
     CHECK_FALSE(spirv_pack::decode(tooLong, 6, 1, out));
     const uint32_t over32Bits[2] = {0xFFFFFFFFu, 0x1Fu}; // a fifth byte with more than 4 bits
     CHECK_FALSE(spirv_pack::decode(over32Bits, 5, 1, out));

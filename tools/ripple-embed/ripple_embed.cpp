@@ -34,7 +34,7 @@ struct Variant {
     size_t pushBytes = 0;
     std::vector<std::pair<uint32_t, bool>> bindings; // binding, read-only
     uint32_t features = 0;
-    std::string hlsl;              // for the D3D12 path; empty when the variant has no D3D12 form
+    std::string hlsl;               // for the D3D12 path; empty when the variant has no D3D12 form
     std::vector<uint32_t> embedded; // the words to embed (debug stripped), or the round trip's
 };
 
@@ -313,7 +313,8 @@ int roundTrip(const std::string& listPath, const std::string& outPath) {
         out << packedArray("kRoundTrip" + std::to_string(i), variants[i].embedded, inits[i]);
     out << "const RoundTripKernel kRoundTripKernels[] = {\n";
     for (size_t i = 0; i < variants.size(); ++i)
-        out << "    {\"" << variants[i].name << "\", " << literal(variants[i].hlsl) << ", " << inits[i] << "},\n";
+        out << "    {\"" << variants[i].name << "\", " << literal(variants[i].hlsl) << ", " << inits[i]
+            << "},\n";
     out << "};\n} // namespace\n\nextern const RoundTripTable kHlslRoundTripTable;\n"
         << "const RoundTripTable kHlslRoundTripTable = {kRoundTripKernels, " << variants.size()
         << "};\n\n} // namespace ripple::kernels\n";

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Using ripple inside an engine's own Vulkan objects: its instance, device and queue, its buffers, and its
-// command buffers. The one public header that includes Vulkan; it works whether the engine links the
-// Vulkan loader or loads it with its own volk (ripple loads every function itself, through
-// getInstanceProcAddr, and never touches volk's or the loader's globals).
+/// @file
+/// @brief Using ripple inside an engine's own Vulkan objects: its instance, device and queue, its buffers,
+/// and its command buffers. The one public header that includes Vulkan; it works whether the engine links the
+/// Vulkan loader or loads it with its own volk (ripple loads every function itself, through
+/// getInstanceProcAddr, and never touches volk's or the loader's globals).
 #pragma once
 
 #include "ripple/device.hpp"
@@ -14,45 +15,56 @@
 
 namespace ripple::interop {
 
-// The engine's objects. ripple creates nothing on the instance, enables nothing on the device and
-// destroys none of them; the engine keeps them alive until the ripple Device and everything made from it
-// are gone.
+/// The engine's objects. ripple creates nothing on the instance, enables nothing on the device and
+/// destroys none of them; the engine keeps them alive until the ripple Device and everything made from it
+/// are gone.
 struct VulkanDeviceDesc {
-    VkInstance instance = VK_NULL_HANDLE;
-    VkPhysicalDevice physicalDevice = VK_NULL_HANDLE;
-    VkDevice device = VK_NULL_HANDLE;
-    VkQueue queue = VK_NULL_HANDLE; // a queue with compute, of queueFamilyIndex
-    uint32_t queueFamilyIndex = 0;
-    // How ripple reaches the engine's Vulkan functions; null uses the system loader.
+    VkInstance instance = VK_NULL_HANDLE;             ///< the engine's instance (Vulkan 1.1 or later)
+    VkPhysicalDevice physicalDevice = VK_NULL_HANDLE; ///< the physical device `device` was made on
+    VkDevice device = VK_NULL_HANDLE;                 ///< the engine's device
+    VkQueue queue = VK_NULL_HANDLE;                   ///< a queue with compute, of queueFamilyIndex
+    uint32_t queueFamilyIndex = 0;                    ///< the queue's family
+    /// How ripple reaches the engine's Vulkan functions; null uses the system loader.
     PFN_vkGetInstanceProcAddr getInstanceProcAddr = nullptr;
-    // What the engine enabled when it created `device`. ripple uses these and nothing else, picking
-    // kernel variants to match: `timelineSemaphore` is required; the others only make kernels faster
-    // (64-bit scatters need int64 and int64Atomics; float32AtomicAdd needs VK_EXT_shader_atomic_float's
-    // shaderBufferFloat32AtomicAdd enabled).
+    /// What the engine enabled when it created `device`. ripple uses these and nothing else, picking
+    /// kernel variants to match: `timelineSemaphore` is required; the others only make kernels faster
+    /// (64-bit scatters need int64 and int64Atomics; float32AtomicAdd needs VK_EXT_shader_atomic_float's
+    /// shaderBufferFloat32AtomicAdd enabled).
     AdapterFeatures enabledFeatures;
-    bool debugUtilsEnabled = false; // VK_EXT_debug_utils enabled on the instance: labels for RenderDoc
-    // Called around each vkQueueSubmit ripple makes on `queue` (Device::submit, execute, upload,
-    // download), so an engine that submits from several threads can share the queue. Optional.
-    std::function<void()> lockQueue, unlockQueue;
+    bool debugUtilsEnabled = false; ///< VK_EXT_debug_utils enabled on the instance: labels for RenderDoc
+    /// Called around each vkQueueSubmit ripple makes on `queue` (Device::submit, execute, upload,
+    /// download), so an engine that submits from several threads can share the queue. Optional.
+    std::function<void()> lockQueue;
+    std::function<void()> unlockQueue; ///< called after each of those vkQueueSubmit calls. Optional.
 };
 
-// A ripple Device on the engine's objects. options.log and options.kernels apply; adapterIndex and
-// validation do not (the engine's instance decides about layers).
+/// A ripple Device on the engine's objects. options.log and options.kernels apply; adapterIndex and
+/// validation do not (the engine's instance decides about layers).
+/// @return the device; InvalidArgument for null handles or a physicalDevice not of `instance`;
+/// Unsupported without the timelineSemaphore feature enabled; NoDevice when getInstanceProcAddr is null and
+/// no Vulkan loader is found; Internal.
 RIPPLE_API Result<Device> adoptVulkanDevice(const VulkanDeviceDesc& desc, const DeviceOptions& options = {});
 
-// A ripple Buffer over [0, size) of the engine's VkBuffer, without copying. The buffer needs
-// VK_BUFFER_USAGE_STORAGE_BUFFER_BIT (and TRANSFER_SRC/DST for Device::upload/download and copies).
-// ripple never frees it; keep it alive until every submission that used it completed.
+/// A ripple Buffer over [0, size) of the engine's VkBuffer, without copying. The buffer needs
+/// VK_BUFFER_USAGE_STORAGE_BUFFER_BIT (and TRANSFER_SRC/DST for Device::upload/download and copies).
+/// ripple never frees it; keep it alive until every submission that used it completed.
+/// @param device a Device from adoptVulkanDevice
+/// @param buffer the engine's VkBuffer
+/// @param size bytes, at most the buffer's size
+/// @return the buffer; InvalidArgument for an empty or non-Vulkan device, a null buffer or a size of 0.
 RIPPLE_API Result<Buffer> wrapVulkanBuffer(Device& device, VkBuffer buffer, VkDeviceSize size);
 
-// A recorder that records into the engine's command buffer, which must be in the recording state and
-// belong to the adopted queue's family. ripple never begins, ends or submits it.
-//
-// Barriers: ripple's first command is preceded by a memory barrier from COMPUTE_SHADER and TRANSFER
-// writes to COMPUTE_SHADER and TRANSFER reads and writes; inputs written by other stages (fragment,
-// attachments, host without a submit in between) need the engine's own barrier before ripple's commands.
-// After the last command ripple records a barrier from its writes to HOST reads only: an engine stage that
-// consumes ripple's outputs needs its own barrier from COMPUTE_SHADER | TRANSFER writes.
+/// A recorder that records into the engine's command buffer, which must be in the recording state and
+/// belong to the adopted queue's family. ripple never begins, ends or submits it.
+///
+/// Barriers: ripple's first command is preceded by a memory barrier from COMPUTE_SHADER and TRANSFER
+/// writes to COMPUTE_SHADER and TRANSFER reads and writes; inputs written by other stages (fragment,
+/// attachments, host without a submit in between) need the engine's own barrier before ripple's commands.
+/// After the last command ripple records a barrier from its writes to HOST reads only: an engine stage that
+/// consumes ripple's outputs needs its own barrier from COMPUTE_SHADER | TRANSFER writes.
+/// @param device a Device from adoptVulkanDevice
+/// @param commandBuffer the engine's command buffer, in the recording state
+/// @return the recorder; InvalidArgument for an empty or non-Vulkan device or a null command buffer.
 RIPPLE_API Result<CommandRecorder> recordInto(Device& device, VkCommandBuffer commandBuffer);
 
 } // namespace ripple::interop
