@@ -107,7 +107,7 @@ struct DeviceOptions {
 
 /// Lists the adapters of a backend.
 /// @return the adapters; NoDevice when the API's loader is missing; Unsupported for D3D12 in a build
-/// without it. Thread safety: any thread.
+/// without it; InvalidArgument for a value outside Backend. Thread safety: any thread.
 RIPPLE_API Result<std::vector<AdapterInfo>> enumerateAdapters(Backend backend = Backend::Vulkan);
 
 /// @cond RIPPLE_INTERNAL
@@ -152,8 +152,9 @@ class RIPPLE_API Operator {
 class RIPPLE_API Device {
   public:
     /// Creates a device on the adapter `options` picks.
-    /// @return the device; NoDevice (no loader, no adapter, or adapterIndex out of range), Unsupported (the
-    /// adapter lacks Vulkan 1.1 or timeline semaphores; D3D12 in a build without it), OutOfMemory, Internal.
+    /// @return the device; InvalidArgument (a backend, kernels value outside its enum, adapterIndex below
+    /// -1); NoDevice (no loader, no adapter, or adapterIndex out of range), Unsupported (the adapter lacks
+    /// Vulkan 1.1 or timeline semaphores; D3D12 in a build without it), OutOfMemory, Internal.
     static Result<Device> create(const DeviceOptions& options = {});
 
     /// An empty device (see the class's note on empty devices).
@@ -225,9 +226,11 @@ class RIPPLE_API Device {
     /// Waits for `ticket` up to `timeoutNs` nanoseconds (default: 10 minutes).
     /// @return once complete, the first non-Ok status among the submission's operators (e.g.
     /// IndexOutOfRange naming it), else Ok; Timeout if it has not completed by then (the work goes on: wait
-    /// again); DeviceLost if the device was lost (and from every later call).
+    /// again); DeviceLost if the device was lost (and from every later call); InvalidArgument at once for a
+    /// ticket this Device's submit never returned (0, or later than the latest).
     Status wait(Ticket ticket, uint64_t timeoutNs = 600'000'000'000ull);
-    /// @return whether `ticket` has completed, without waiting; DeviceLost.
+    /// @return whether `ticket` has completed, without waiting; DeviceLost; InvalidArgument for a ticket
+    /// never issued, as wait().
     Result<bool> isComplete(Ticket ticket);
     /// @return each operator's report of a completed submission, in recording order; InvalidArgument if the
     /// ticket is unknown, not complete, or older than the last 256 submissions (which are kept).

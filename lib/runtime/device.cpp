@@ -144,6 +144,10 @@ const char* toString(AdapterType type) {
 }
 
 Result<std::vector<AdapterInfo>> enumerateAdapters(Backend backend) {
+    if (backend != Backend::Vulkan && backend != Backend::D3D12)
+        return Status(StatusCode::InvalidArgument, "enumerateAdapters: backend (" +
+                                                       std::to_string(static_cast<uint32_t>(backend)) +
+                                                       ") is not a Backend");
     if (backend == Backend::D3D12) {
 #if defined(RIPPLE_HAS_D3D12)
         auto d = detail::createD3D12Device({});
@@ -177,6 +181,17 @@ Device detail::makeDevice(std::unique_ptr<BackendDevice> backend, const DeviceOp
 }
 
 Result<Device> Device::create(const DeviceOptions& options) {
+    if (options.backend != Backend::Vulkan && options.backend != Backend::D3D12)
+        return Status(StatusCode::InvalidArgument,
+                      "Device::create: DeviceOptions::backend (" +
+                          std::to_string(static_cast<uint32_t>(options.backend)) + ") is not a Backend");
+    if (options.adapterIndex < -1)
+        return Status(StatusCode::InvalidArgument, "Device::create: DeviceOptions::adapterIndex (" +
+                                                       std::to_string(options.adapterIndex) +
+                                                       ") must be -1 (pick one) or an adapter index");
+    if (options.kernels != KernelPreference::Auto && options.kernels != KernelPreference::Portable)
+        return Status(StatusCode::InvalidArgument,
+                      "Device::create: DeviceOptions::kernels is not a KernelPreference");
     if (options.backend == Backend::D3D12) {
 #if defined(RIPPLE_HAS_D3D12)
         auto backend = detail::createD3D12Device(options);

@@ -42,7 +42,8 @@ struct DeviceImpl {
     // Tests only: the HLSL round trip installed when the device was made (kernels/round_trip.hpp).
     const kernels::RoundTripTable* roundTrip = nullptr;
 
-    std::mutex mutex; // guards what follows
+    std::mutex mutex;        // guards what follows
+    uint64_t lastTicket = 0; // the latest ticket submit returned; later ones were never issued
     std::map<uint64_t, Submission> submissions;
     std::map<uint64_t, Submission> external; // recorded into engine command buffers, by PendingWork id
     uint64_t nextExternal = 1;

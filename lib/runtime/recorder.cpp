@@ -325,6 +325,7 @@ Result<Ticket> Device::submit(CommandRecorder& recorder) {
     {
         std::lock_guard<std::mutex> lock(impl_->mutex);
         impl_->submissions[ticket.value()] = std::move(r.submission);
+        impl_->lastTicket = std::max(impl_->lastTicket, ticket.value());
     }
     r.submission = {};
     r.stats = {};
@@ -332,8 +333,21 @@ Result<Ticket> Device::submit(CommandRecorder& recorder) {
     return Ticket{ticket.value()};
 }
 
+// A ticket this device never returned from submit (0, a made-up value, a later one) is refused at once
+// rather than waited on until the timeout.
+static Status checkTicket(const char* what, const std::shared_ptr<detail::DeviceImpl>& device,
+                          Ticket ticket) {
+    if (!device) return Status(StatusCode::InvalidArgument, std::string(what) + ": the Device is empty");
+    std::lock_guard<std::mutex> lock(device->mutex);
+    if (ticket.value == 0 || ticket.value > device->lastTicket)
+        return Status(StatusCode::InvalidArgument, std::string(what) + ": ticket " +
+                                                       std::to_string(ticket.value) +
+                                                       " was never issued by this Device's submit");
+    return {};
+}
+
 Status Device::wait(Ticket ticket, uint64_t timeoutNs) {
-    if (!impl_) return Status(StatusCode::InvalidArgument, "wait: the Device is empty");
+    if (Status s = checkTicket("wait", impl_, ticket); !s) return s;
     if (Status s = impl_->backend->wait(ticket.value, timeoutNs); !s) return s;
     impl_->finish(ticket.value);
     std::lock_guard<std::mutex> lock(impl_->mutex);
@@ -342,7 +356,7 @@ Status Device::wait(Ticket ticket, uint64_t timeoutNs) {
 }
 
 Result<bool> Device::isComplete(Ticket ticket) {
-    if (!impl_) return Status(StatusCode::InvalidArgument, "isComplete: the Device is empty");
+    if (Status s = checkTicket("isComplete", impl_, ticket); !s) return s;
     auto done = impl_->backend->isComplete(ticket.value);
     if (!done) return done.status();
     if (done.value()) impl_->finish(ticket.value);

@@ -179,10 +179,18 @@ bool parse(int argc, char** argv, Args& args, std::string& error) {
     return true;
 }
 
+// A decimal integer and nothing else: an optional '-', then 1 to 12 digits (no spaces, no '+', no
+// wrap-around: "4294967296" stays 4294967296, for the caller's range check to refuse).
 bool parseInt(const std::string& s, long long& v) {
-    char* end = nullptr;
-    v = std::strtoll(s.c_str(), &end, 10);
-    return !s.empty() && *end == '\0';
+    const size_t digits = s.size() - (!s.empty() && s[0] == '-' ? 1 : 0);
+    if (digits == 0 || digits > 12) return false;
+    v = 0;
+    for (size_t i = s.size() - digits; i < s.size(); ++i) {
+        if (s[i] < '0' || s[i] > '9') return false;
+        v = v * 10 + (s[i] - '0');
+    }
+    if (s[0] == '-') v = -v;
+    return true;
 }
 
 ripple::TensorDesc descOf(const npy::Array& a, size_t rank) {
@@ -261,11 +269,14 @@ int run(const Args& args) {
     }
     if (args.has("device")) {
         long long v;
-        if (!parseInt(args.values.at("device"), v) || v < 0)
+        if (!parseInt(args.values.at("device"), v) || v < 0 || v > 65535)
             return fail(kInvalid, "--device must be an adapter index (see ripple-run devices)");
         options.adapterIndex = static_cast<int>(v);
     }
     std::string error;
+    for (const char* k : {"output", "output-values", "output-indices"})
+        if (args.has(k) && !npy::writableOutput(args.values.at(k), error))
+            return fail(kInvalid, std::string("--") + k + ": " + error);
     npy::Array input;
     if (!npy::load(args.values.at("input"), input, error)) return fail(kInvalid, "--input: " + error);
     if (args.printAll) print("InputTensor", input);
@@ -274,7 +285,7 @@ int run(const Args& args) {
         long long v;
         if (!args.has("axis") || !parseInt(args.values.at("axis"), v)) return false;
         if (v < 0) v += static_cast<long long>(rank);
-        if (v < 0) return false;
+        if (v < 0 || v >= static_cast<long long>(rank)) return false;
         axis = static_cast<uint32_t>(v);
         return true;
     };

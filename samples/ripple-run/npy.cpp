@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "npy.hpp"
 
+#include <cctype>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <system_error>
 
 #if defined(_WIN32)
+#ifndef NOMINMAX
 #define NOMINMAX
+#endif
 #include <windows.h>
 #endif
 
@@ -14,7 +19,7 @@ namespace npy {
 
 uint64_t Array::count() const {
     uint64_t n = 1;
-    for (uint32_t s : shape) n *= s;
+    for (uint32_t d : shape) n = d != 0 && n > UINT64_MAX / d ? UINT64_MAX : n * d; // saturates
     return n;
 }
 
@@ -64,74 +69,179 @@ bool parseDescr(std::string d, ripple::DataType& type) {
     return false;
 }
 
-// The value of `key` in the header dict, up to the next top-level ',' or '}'.
-std::string field(const std::string& header, const std::string& key) {
-    size_t at = header.find("'" + key + "'");
-    if (at == std::string::npos) return "";
-    at = header.find(':', at);
-    if (at == std::string::npos) return "";
-    size_t end = at + 1;
-    int depth = 0;
-    for (; end < header.size(); ++end) {
-        char c = header[end];
-        if (c == '(') ++depth;
-        if (c == ')') --depth;
-        if (depth == 0 && (c == ',' || c == '}')) break;
+// numpy's header is a Python dict literal: {'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }
+// padded with spaces and ended by '\n' (numpy.lib.format). This parser accepts exactly that grammar: the
+// three keys once each, a quoted descr, True or False, a tuple of non-negative integers below 2^32.
+struct Header {
+    std::string descr;
+    bool fortranOrder = false;
+    std::vector<uint32_t> shape;
+};
+
+class HeaderParser {
+  public:
+    explicit HeaderParser(const std::string& text) : t_(text) {}
+
+    bool parse(Header& h, std::string& error) {
+        bool haveDescr = false, haveOrder = false, haveShape = false;
+        skip();
+        if (!eat('{')) return error = "the header is not a dict", false;
+        for (;;) {
+            skip();
+            if (eat('}')) break;
+            std::string key;
+            if (!quoted(key)) return error = "a header key is not a quoted string", false;
+            skip();
+            if (!eat(':')) return error = "no ':' after header key '" + key + "'", false;
+            skip();
+            bool* seen = key == "descr"           ? &haveDescr
+                         : key == "fortran_order" ? &haveOrder
+                         : key == "shape"         ? &haveShape
+                                                  : nullptr;
+            if (!seen) return error = "unknown header key '" + key + "'", false;
+            if (*seen) return error = "header key '" + key + "' appears twice", false;
+            *seen = true;
+            if (key == "descr" && !quoted(h.descr)) return error = "descr is not a quoted string", false;
+            if (key == "fortran_order" && !boolean(h.fortranOrder))
+                return error = "fortran_order is not True or False", false;
+            if (key == "shape" && !tuple(h.shape, error)) return false;
+            skip();
+            if (eat(',')) continue;
+            skip();
+            if (eat('}')) break;
+            return error = "expected ',' or '}' after header key '" + key + "'", false;
+        }
+        while (i_ < t_.size() && t_[i_] == ' ') ++i_;
+        if (i_ + 1 != t_.size() || t_[i_] != '\n')
+            return error = "the header does not end with spaces and a newline after its dict", false;
+        if (!haveDescr || !haveOrder || !haveShape)
+            return error = "the header lacks one of 'descr', 'fortran_order', 'shape'", false;
+        return true;
     }
-    std::string v = header.substr(at + 1, end - at - 1);
-    v.erase(0, v.find_first_not_of(" "));
-    v.erase(v.find_last_not_of(" ") + 1);
-    return v;
-}
+
+  private:
+    void skip() {
+        while (i_ < t_.size() && t_[i_] == ' ') ++i_;
+    }
+    bool eat(char c) { return i_ < t_.size() && t_[i_] == c ? (++i_, true) : false; }
+    bool quoted(std::string& out) {
+        if (i_ >= t_.size() || (t_[i_] != '\'' && t_[i_] != '"')) return false;
+        const char q = t_[i_++];
+        const size_t end = t_.find(q, i_);
+        if (end == std::string::npos || end - i_ > 64) return false;
+        out = t_.substr(i_, end - i_);
+        i_ = end + 1;
+        return true;
+    }
+    bool boolean(bool& out) {
+        if (t_.compare(i_, 4, "True") == 0) return i_ += 4, out = true, true;
+        if (t_.compare(i_, 5, "False") == 0) return i_ += 5, out = false, true;
+        return false;
+    }
+    bool tuple(std::vector<uint32_t>& shape, std::string& error) {
+        shape.clear();
+        if (!eat('(')) return error = "shape is not a tuple", false;
+        for (;;) {
+            skip();
+            if (eat(')')) break;
+            if (i_ >= t_.size() || !std::isdigit(static_cast<unsigned char>(t_[i_])))
+                return error = "a shape dimension is not a non-negative integer", false;
+            uint64_t v = 0;
+            for (; i_ < t_.size() && std::isdigit(static_cast<unsigned char>(t_[i_])); ++i_) {
+                v = v * 10 + static_cast<uint64_t>(t_[i_] - '0');
+                if (v > UINT32_MAX) return error = "a shape dimension exceeds 2^32-1", false;
+            }
+            eat('L'); // Python 2's long literal, as old numpy wrote it
+            if (shape.size() == 32) return error = "shape has more than 32 dimensions", false;
+            shape.push_back(static_cast<uint32_t>(v));
+            skip();
+            if (eat(',')) continue;
+            skip();
+            if (eat(')')) {
+                if (shape.size() == 1) return error = "a 1-dimensional shape needs a trailing comma", false;
+                break;
+            }
+            return error = "expected ',' or ')' in shape", false;
+        }
+        return true;
+    }
+    const std::string& t_;
+    size_t i_ = 0;
+};
 
 } // namespace
 
 bool load(const std::string& path, Array& out, std::string& error) {
     std::ifstream f(path, std::ios::binary);
     if (!f) return error = "cannot open " + path, false;
-    char magic[8];
-    if (!f.read(magic, 8) || std::memcmp(magic, "\x93NUMPY", 6) != 0)
-        return error = path + " is not a .npy file", false;
-    uint32_t headerLen = 0;
-    if (magic[6] == 1) {
-        uint8_t b[2];
-        f.read(reinterpret_cast<char*>(b), 2);
-        headerLen = b[0] | (b[1] << 8);
-    } else {
-        uint8_t b[4];
-        f.read(reinterpret_cast<char*>(b), 4);
-        headerLen = b[0] | (b[1] << 8) | (b[2] << 16) | (uint32_t(b[3]) << 24);
+    f.seekg(0, std::ios::end);
+    const std::streamoff fileSize = f.tellg();
+    f.seekg(0, std::ios::beg);
+    if (fileSize < 0) return error = "cannot read " + path, false;
+    unsigned char prefix[12] = {};
+    if (fileSize < 10 || !f.read(reinterpret_cast<char*>(prefix), 10) ||
+        std::memcmp(prefix, "\x93NUMPY", 6) != 0)
+        return error = path + " is not a .npy file (no \\x93NUMPY magic)", false;
+    const unsigned major = prefix[6], minor = prefix[7];
+    if (major < 1 || major > 3 || minor != 0)
+        return error = path + ": .npy format version " + std::to_string(major) + "." + std::to_string(minor) +
+                       " is not 1.0, 2.0 or 3.0",
+               false;
+    uint64_t headerLen = prefix[8] | (prefix[9] << 8);
+    uint64_t dataStart = 10;
+    if (major >= 2) {
+        if (fileSize < 12 || !f.read(reinterpret_cast<char*>(prefix + 10), 2))
+            return error = path + ": truncated header", false;
+        headerLen |= (uint64_t(prefix[10]) << 16) | (uint64_t(prefix[11]) << 24);
+        dataStart = 12;
     }
-    std::string header(headerLen, '\0');
-    if (!f.read(header.data(), headerLen)) return error = path + ": truncated header", false;
-    std::string d = field(header, "descr");
-    if (d.size() < 2) return error = path + ": no dtype in header", false;
-    d = d.substr(1, d.size() - 2);
-    if (!parseDescr(d, out.type))
-        return error = path + ": dtype " + d +
+    constexpr uint64_t kMaxHeader = 65536; // numpy writes under 4 KiB; reads at most 10000 bytes by default
+    if (headerLen > kMaxHeader)
+        return error = path + ": header length " + std::to_string(headerLen) + " exceeds " +
+                       std::to_string(kMaxHeader) + " bytes",
+               false;
+    dataStart += headerLen;
+    if (dataStart > static_cast<uint64_t>(fileSize))
+        return error =
+                   path + ": header length " + std::to_string(headerLen) + " runs past the end of the file",
+               false;
+    std::string text(static_cast<size_t>(headerLen), '\0');
+    if (headerLen && !f.read(text.data(), static_cast<std::streamsize>(headerLen)))
+        return error = path + ": truncated header", false;
+    Header h;
+    if (!HeaderParser(text).parse(h, error)) return error = path + ": " + error, false;
+    if (!parseDescr(h.descr, out.type))
+        return error = path + ": dtype " + h.descr +
                        " is not one of ripple's data types (little-endian float16/32/64, "
                        "int8/16/32/64, uint8/16/32/64)",
                false;
-    if (field(header, "fortran_order") != "False")
+    if (h.fortranOrder)
         return error = path + ": Fortran-ordered arrays are not supported; save a C-ordered copy", false;
-    std::string shape = field(header, "shape");
-    out.shape.clear();
-    for (size_t i = 0; i < shape.size();) {
-        if (std::isdigit(static_cast<unsigned char>(shape[i]))) {
-            size_t end = i;
-            unsigned long long v = std::stoull(shape.substr(i), &end);
-            if (v > 0xFFFFFFFFull) return error = path + ": a dimension exceeds 2^32-1", false;
-            out.shape.push_back(static_cast<uint32_t>(v));
-            i += end;
-        } else {
-            ++i;
-        }
-    }
-    uint64_t bytes = out.count() * ripple::elementSize(out.type);
-    out.data.resize(bytes);
+    out.shape = h.shape;
+    const uint64_t count = out.count(), size = ripple::elementSize(out.type);
+    if (count != 0 && count > UINT64_MAX / size)
+        return error = path + ": the shape's element count overflows 64 bits", false;
+    const uint64_t bytes = count * size, available = static_cast<uint64_t>(fileSize) - dataStart;
+    if (bytes != available) // checked before anything is allocated
+        return error = path + ": the shape needs " + std::to_string(bytes) + " bytes of data; the file has " +
+                       std::to_string(available),
+               false;
+    out.data.resize(static_cast<size_t>(bytes));
     if (bytes && !f.read(reinterpret_cast<char*>(out.data.data()), static_cast<std::streamsize>(bytes)))
-        return error = path + ": truncated data (" + std::to_string(bytes) + " bytes expected)", false;
+        return error = path + ": cannot read its data", false;
     return true;
+}
+
+bool writableOutput(const std::string& path, std::string& error) {
+    std::error_code ec;
+    const std::filesystem::file_status st = std::filesystem::symlink_status(path, ec);
+    if (ec && st.type() != std::filesystem::file_type::not_found)
+        return error = path + ": cannot examine it (" + ec.message() + ")", false;
+    if (st.type() == std::filesystem::file_type::not_found ||
+        st.type() == std::filesystem::file_type::regular)
+        return true;
+    return error = path + " exists and is not a regular file; outputs are written only to regular files",
+           false;
 }
 
 bool save(const std::string& path, const Array& array, std::string& error) {

@@ -104,3 +104,36 @@ TEST_CASE("Uploads, downloads and readbacks refuse null host pointers", "[device
     CHECK(recorder->readback(buffer.value(), 0, nullptr, 16).message() == "readback: data is null");
     CHECK(recorder->statistics().copies == 0); // nothing was recorded
 }
+
+TEST_CASE("A ticket the device never issued is refused at once, not waited on", "[device][gpu]") {
+    Device& dev = rt::device();
+    for (uint64_t never : {uint64_t(0), uint64_t(123456789)}) {
+        Status w = dev.wait(Ticket{never}, 600'000'000'000ull); // would block for ten minutes if waited on
+        CHECK(w.code() == StatusCode::InvalidArgument);
+        CHECK(w.message().find("never issued") != std::string::npos);
+        CHECK(dev.isComplete(Ticket{never}).status().code() == StatusCode::InvalidArgument);
+        CHECK(dev.reports(Ticket{never}).status().code() == StatusCode::InvalidArgument);
+    }
+    auto recorder = dev.createRecorder();
+    REQUIRE(recorder.ok());
+    auto ticket = dev.submit(recorder.value());
+    REQUIRE(ticket.ok());
+    CHECK(dev.wait(ticket.value()).ok()); // an issued one still works
+    CHECK(dev.isComplete(ticket.value()).value());
+    CHECK(dev.wait(Ticket{ticket.value().value + 1}, 0).code() == StatusCode::InvalidArgument);
+}
+
+TEST_CASE("Device options outside their enums or ranges are refused", "[device][gpu]") {
+    DeviceOptions negative;
+    negative.adapterIndex = -7;
+    auto a = Device::create(negative);
+    CHECK(a.status().code() == StatusCode::InvalidArgument);
+    CHECK(a.status().message().find("adapterIndex (-7)") != std::string::npos);
+    DeviceOptions backend;
+    backend.backend = static_cast<Backend>(7);
+    CHECK(Device::create(backend).status().code() == StatusCode::InvalidArgument);
+    CHECK(enumerateAdapters(static_cast<Backend>(7)).status().code() == StatusCode::InvalidArgument);
+    DeviceOptions kernels;
+    kernels.kernels = static_cast<KernelPreference>(9);
+    CHECK(Device::create(kernels).status().code() == StatusCode::InvalidArgument);
+}
