@@ -163,7 +163,9 @@ class RIPPLE_API Device {
     Device(Device&& other) noexcept;
     /// Releases this device (as the destructor) and takes `other`'s.
     Device& operator=(Device&& other) noexcept;
-    /// Releases the device once its buffers, operators and submissions are gone.
+    /// Waits for the work this Device submitted and releases what that work held; the device itself is
+    /// freed once its last Buffer, Operator and CommandRecorder are gone too. Work recorded into an
+    /// engine's command buffer (interop) is released as well: the engine must have completed it.
     ~Device();
 
     /// @return the adapter the device runs on (an empty AdapterInfo for an empty Device).

@@ -53,9 +53,12 @@ Status checkTensor(const char* op, const char* name, const TensorDesc& t, bool o
                            n + ".Strides " + formatSizes(t.Strides) +
                                " are not packed: ripple writes packed outputs only (leave Strides empty)");
     // Kernels index elements and words in 32-bit arithmetic with grid-stride loops; below 2^31 nothing wraps.
-    if (t.elementCount() > 0x7FFFFFFFull)
-        return unsupported(op, n + " has " + std::to_string(t.elementCount()) +
-                                   " elements; at most 2147483647 are supported");
+    // elementCount() saturates: a product past 2^64 reads UINT64_MAX instead of wrapping to a small count.
+    const uint64_t count = t.elementCount();
+    if (count > 0x7FFFFFFFull)
+        return unsupported(op, n + " has " + (count == UINT64_MAX ? "2^64 or more" : std::to_string(count)) +
+                                   " elements (Sizes " + formatSizes(t.Sizes) +
+                                   "); at most 2147483647 are supported");
     uint64_t bytes = calcBufferTensorSize(t);
     if (bytes > limits.maxStorageBufferRange)
         return unsupported(op, n + " spans " + std::to_string(bytes) +

@@ -121,9 +121,40 @@ std::vector<std::string> Operator::tensorNames() const {
     return impl_ ? impl_->plan.tensorNames : std::vector<std::string>{};
 }
 
+// Work in flight holds its buffers and operators, and they hold the DeviceImpl: without this, a Device
+// released before its last wait would never be freed (a reference cycle). Waits for everything submitted
+// (a lost device completes nothing, so it is not waited on again) and drops what the submissions hold.
+// Work recorded into an engine's command buffers is released too: the engine must have completed it.
+static void retire(std::shared_ptr<detail::DeviceImpl>& impl) {
+    if (!impl) return;
+    uint64_t last = 0;
+    {
+        std::lock_guard<std::mutex> lock(impl->mutex);
+        last = impl->lastTicket;
+    }
+    if (last) (void)impl->backend->wait(last, UINT64_MAX);
+    std::map<uint64_t, detail::Submission> submissions, external; // destroyed after the lock is dropped
+    {
+        std::lock_guard<std::mutex> lock(impl->mutex);
+        submissions.swap(impl->submissions);
+        external.swap(impl->external);
+    }
+    submissions.clear();
+    external.clear();
+    impl.reset();
+}
+
 Device::Device(Device&&) noexcept = default;
-Device& Device::operator=(Device&&) noexcept = default;
-Device::~Device() = default;
+Device& Device::operator=(Device&& other) noexcept {
+    if (this != &other) {
+        retire(impl_);
+        impl_ = std::move(other.impl_);
+    }
+    return *this;
+}
+Device::~Device() {
+    retire(impl_);
+}
 
 const char* toString(Backend backend) {
     return backend == Backend::D3D12 ? "D3D12" : "Vulkan";

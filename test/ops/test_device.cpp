@@ -137,3 +137,72 @@ TEST_CASE("Device options outside their enums or ranges are refused", "[device][
     kernels.kernels = static_cast<KernelPreference>(9);
     CHECK(Device::create(kernels).status().code() == StatusCode::InvalidArgument);
 }
+
+// Issue 18 item 10: a submission held its operators and buffers, which held the device: releasing the Device
+// before waiting leaked the device and never destroyed the VkDevice.
+TEST_CASE("Releasing a Device with work in flight waits for it and frees the device", "[device][gpu]") {
+    auto made = Device::create();
+    REQUIRE(made.ok());
+    std::weak_ptr<detail::DeviceImpl> watch = made->impl_;
+    std::vector<int32_t> host(4096, 7);
+    {
+        Device dev = std::move(made.value());
+        ScatterElementsDesc d;
+        d.InputTensor = d.OutputTensor = {DataType::Int32, {64, 64}, {}};
+        d.IndicesTensor = d.UpdatesTensor = {DataType::Int32, {64, 8}, {}};
+        d.Axis = 1;
+        auto op = dev.compile(d);
+        REQUIRE(op.ok());
+        auto input = dev.createBuffer(4096 * 4), indices = dev.createBuffer(512 * 4),
+             output = dev.createBuffer(4096 * 4);
+        REQUIRE((input.ok() && indices.ok() && output.ok()));
+        auto recorder = dev.createRecorder();
+        REQUIRE(recorder.ok());
+        std::vector<int32_t> idx(512);
+        for (size_t i = 0; i < idx.size(); ++i) idx[i] = static_cast<int32_t>(i % 8);
+        REQUIRE(recorder->upload(input.value(), 0, host.data(), 4096 * 4).ok());
+        REQUIRE(recorder->upload(indices.value(), 0, idx.data(), 512 * 4).ok());
+        REQUIRE(
+            recorder
+                ->record(
+                    op.value(),
+                    {{&input.value(), 0}, {&indices.value(), 0}, {&indices.value(), 0}, {&output.value(), 0}})
+                .ok());
+        REQUIRE(recorder->readback(output.value(), 0, host.data(), 4096 * 4).ok());
+        REQUIRE(dev.submit(recorder.value()).ok()); // never waited on
+        // The buffers, the operator and the recorder go before the Device here, the Device last.
+    }
+    CHECK(watch.expired());
+
+    // Moving another device over one with work in flight releases the old one the same way.
+    auto first = Device::create(), second = Device::create();
+    REQUIRE((first.ok() && second.ok()));
+    std::weak_ptr<detail::DeviceImpl> old = first->impl_;
+    {
+        auto buffer = first->createBuffer(256);
+        REQUIRE(buffer.ok());
+        auto recorder = first->createRecorder();
+        REQUIRE(recorder.ok());
+        REQUIRE(recorder->fillBuffer(buffer.value(), 0, 256, 1).ok());
+        REQUIRE(first->submit(recorder.value()).ok());
+    }
+    first.value() = std::move(second.value());
+    CHECK(old.expired());
+    CHECK(first->adapter().name == rt::device().adapter().name);
+}
+
+// Issue 18 item 7 through the public API: these compiled (1 element, 4 bytes) and ran before.
+TEST_CASE("compile refuses the campaign's overflowing sizes, naming the tensor", "[device][gpu]") {
+    Device& dev = rt::device();
+    for (std::vector<uint32_t> sizes : {std::vector<uint32_t>{65536, 65536, 65536, 65536},
+                                        std::vector<uint32_t>{4294967295u, 4294967295u, 3, 2863311531u}}) {
+        ScatterElementsDesc d;
+        d.InputTensor = d.OutputTensor = {DataType::Float32, sizes, {}};
+        d.IndicesTensor = {DataType::Int32, {1, 1, 1, 1}, {}};
+        d.UpdatesTensor = {DataType::Float32, {1, 1, 1, 1}, {}};
+        d.Axis = 3;
+        auto op = dev.compile(d);
+        CHECK(op.status().code() == StatusCode::Unsupported);
+        CHECK(op.status().message().rfind("ScatterElements: InputTensor has 2^64 or more elements", 0) == 0);
+    }
+}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Validation and shape rules, with their messages; pure core, no GPU.
 #include "core/planners.hpp"
+#include "core/shape.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -314,7 +315,45 @@ TEST_CASE("Tensors are limited to 2^31 - 1 elements, broadcast ones too", "[unit
     d.InputTensor.Strides = {0, 0}; // 4 bytes of memory, 2^32 elements
     auto r = core::planTopK(d, limits());
     CHECK(r.status().code() == StatusCode::Unsupported);
-    CHECK(messageOf(r) == "TopK: InputTensor has 4294967296 elements; at most 2147483647 are supported");
+    CHECK(
+        messageOf(r) ==
+        "TopK: InputTensor has 4294967296 elements (Sizes {65536,65536}); at most 2147483647 are supported");
+}
+
+// Issue 18 item 7: these products wrapped to 1 element / 4 bytes in 64-bit arithmetic and were accepted.
+TEST_CASE("Sizes whose products overflow 64 bits are refused, naming the tensor and the rule", "[unit]") {
+    const std::vector<std::vector<uint32_t>> hostile = {{65536, 65536, 65536, 65536},
+                                                        {4294967295u, 4294967295u, 3, 2863311531u}};
+    for (const auto& sizes : hostile) {
+        const std::string rule = " has 2^64 or more elements (Sizes " + core::formatSizes(sizes) +
+                                 "); at most 2147483647 are supported";
+        ScatterElementsDesc e;
+        e.InputTensor = e.OutputTensor = {DataType::Float32, sizes, {}};
+        e.IndicesTensor = {DataType::Int32, {1, 1, 1, 1}, {}};
+        e.UpdatesTensor = {DataType::Float32, {1, 1, 1, 1}, {}};
+        e.Axis = 3;
+        CHECK(messageOf(core::planScatterElements(e, limits())) == "ScatterElements: InputTensor" + rule);
+        e.InputTensor.Sizes = e.OutputTensor.Sizes = {4, 4, 4, 4};
+        e.IndicesTensor.Sizes = e.UpdatesTensor.Sizes = sizes;
+        CHECK(messageOf(core::planScatterElements(e, limits())) == "ScatterElements: IndicesTensor" + rule);
+
+        ScatterNDDesc nd;
+        nd.InputTensor = nd.OutputTensor = {DataType::Float32, sizes, {}};
+        nd.IndicesTensor = {DataType::Int32, {1, 1, 1, 4}, {}};
+        nd.UpdatesTensor = {DataType::Float32, {1, 1, 1, 1}, {}};
+        nd.InputDimensionCount = nd.IndicesDimensionCount = 4;
+        CHECK(messageOf(core::planScatterND(nd, limits())) == "ScatterND: InputTensor" + rule);
+
+        auto t = topk(sizes, 3, 1);
+        CHECK(messageOf(core::planTopK(t, limits())) == "TopK: InputTensor" + rule);
+    }
+    // Strides that place the last element past 2^64 bytes: the byte size saturates, never wraps.
+    auto strided = topk({3, 5}, 1, 1);
+    strided.InputTensor.Strides = {4294967295u, 4294967295u};
+    CHECK(calcBufferTensorSize(strided.InputTensor) > 4ull * 6 * 4294967295u);
+    CHECK(core::planTopK(strided, limits()).status().code() == StatusCode::Unsupported);
+    TensorDesc huge{DataType::Int64, {4294967295u, 4294967295u, 4294967295u}, {4294967295u, 4294967295u, 1}};
+    CHECK(calcBufferTensorSize(huge) == UINT64_MAX);
 }
 
 TEST_CASE("BFLOAT16 is ripple's addition: named, 2 bytes, accepted by TopK and the scatters", "[unit]") {
