@@ -34,9 +34,11 @@ enum class ScatterReduction : uint32_t {
 /// of the input's trailing dimensions. (DirectML: DML_SCATTER_ND_OPERATOR_DESC; ONNX: ScatterND.)
 ///
 /// - All four tensors have the same DimensionCount (1..8); shapes are right-aligned with leading 1s.
-/// - IndicesTensor: INT32, INT64, UINT32 or UINT64; its last size q (1 <= q <= InputDimensionCount) is the
+/// - IndicesTensor: INT32, INT64, UINT32 or UINT64; its last size q (0 <= q <= InputDimensionCount) is the
 ///   index tuple length. Negative indices count from the end. Out-of-range tuples are dropped and reported
 ///   as StatusCode::IndexOutOfRange when the run completes; nothing outside OutputTensor is ever written.
+///   q = 0 (ONNX ScatterND-18, a ripple addition): every update addresses the whole tensor; IndicesTensor
+///   then has no elements and needs no Buffer.
 /// - UpdatesTensor.Sizes = leading 1s, IndicesTensor's meaningful sizes without the last, then the input's
 ///   trailing InputDimensionCount - q sizes. Same data type as InputTensor (any DataType).
 /// - OutputTensor: InputTensor's sizes and data type, packed (no Strides).

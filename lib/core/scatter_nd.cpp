@@ -33,9 +33,11 @@ Result<Plan> planScatterND(const ScatterNDDesc& desc, const PlanLimits& limits) 
                                    ") must be 1: only the last IndicesDimensionCount (" +
                                    std::to_string(rInd) + ") sizes are meaningful");
     const uint32_t q = ind.Sizes[n - 1];
-    if (q < 1 || q > rIn)
+    // q = 0 (ONNX ScatterND-18; a ripple addition): empty tuples, each addressing the whole tensor. The
+    // kernels' tuple loops then read no index at all.
+    if (q > rIn)
         return invalid(op, "IndicesTensor.Sizes[" + std::to_string(n - 1) + "] (" + std::to_string(q) +
-                               "), the index tuple length, must be 1 to InputDimensionCount (" +
+                               "), the index tuple length, must be 0 to InputDimensionCount (" +
                                std::to_string(rIn) + ")");
     std::vector<uint32_t> meaningful(ind.Sizes.end() - rInd, ind.Sizes.end() - 1);
     meaningful.insert(meaningful.end(), in.Sizes.end() - (rIn - q), in.Sizes.end());

@@ -170,6 +170,12 @@ Status CommandRecorder::record(const Operator& op, const std::vector<TensorBindi
                 c.ranges.push_back({o.params.get(), 0, o.params->size});
                 break;
             case core::BindingKind::Tensor:
+                if (sizes.value()[pb.tensor] ==
+                    0) { // never read (ScatterND's q = 0 indices), may be unbound:
+                    c.ranges.push_back(
+                        {o.params.get(), 0, o.params->size}); // a valid descriptor all the same
+                    break;
+                }
                 c.ranges.push_back({bindings[pb.tensor].Buffer->impl_->buffer.get(),
                                     bindings[pb.tensor].Offset, sizes.value()[pb.tensor]});
                 break;

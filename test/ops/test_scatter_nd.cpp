@@ -173,3 +173,96 @@ TEST_CASE("ScatterND of empty tensors succeeds", "[scatter_nd][gpu]") {
     REQUIRE(r.status.ok());
     compareOutput(r, rt::referenceScatterND(desc, input, indices, updates, nullptr), desc.OutputTensor);
 }
+
+// ONNX ScatterND-18's q = 0 (issue 18; docs/SEMANTICS.md): empty index tuples, each update the whole tensor.
+// ONNX Runtime's own tests use it; ripple refused it before.
+TEST_CASE("ScatterND with q = 0: each update addresses the whole tensor, for every reduction",
+          "[scatter_nd][gpu]") {
+    std::mt19937 rng(18);
+    auto run = [&](const std::vector<uint32_t>& sizes, uint32_t tuples, DataType type,
+                   ScatterReduction reduction, bool deterministic) {
+        const uint32_t n = static_cast<uint32_t>(sizes.size()) + 1;
+        ScatterNDDesc desc;
+        std::vector<uint32_t> padded = sizes, upd = sizes, ind(n, 1);
+        padded.insert(padded.begin(), 1);
+        upd.insert(upd.begin(), tuples);
+        ind[n - 2] = tuples;
+        ind[n - 1] = 0;
+        desc.InputTensor = desc.OutputTensor = {type, padded, {}};
+        desc.IndicesTensor = {DataType::Int64, ind, {}};
+        desc.UpdatesTensor = {type, upd, {}};
+        desc.InputDimensionCount = n - 1;
+        desc.IndicesDimensionCount = 2;
+        desc.Reduction = reduction;
+        desc.Deterministic = deterministic;
+        rt::HostTensor input(type, padded), indices(DataType::Int64, ind), updates(type, upd);
+        if (rt::isFloat(type)) { // exact in every order: eighths, and products of at most 3 factors 1 + k/64
+            const bool mul = reduction == ScatterReduction::Mul;
+            for (uint64_t i = 0; i < input.count(); ++i)
+                input.setBits(
+                    i, floatBits(type, mul ? 1.0 + (rng() % 64) / 64.0 : (int(rng() % 65) - 32) / 8.0));
+            for (uint64_t i = 0; i < updates.count(); ++i)
+                updates.setBits(
+                    i, floatBits(type, mul ? 1.0 + (rng() % 64) / 64.0 : (int(rng() % 65) - 32) / 8.0));
+        } else {
+            rt::fill(input, rng, rt::Fill::Random);
+            rt::fill(updates, rng, rt::Fill::Random);
+        }
+        INFO("q = 0: input " << rt::describe(desc.InputTensor) << ", " << tuples << " tuples, reduction "
+                             << static_cast<int>(reduction) << (deterministic ? ", deterministic" : ""));
+        auto op = rt::device().compile(desc);
+        INFO(op.status().message());
+        REQUIRE(op.ok());
+        rt::GpuResult r =
+            rt::runOnGpu(rt::device(), op.value(), {&input, &indices, &updates}, {desc.OutputTensor});
+        INFO(r.status.message());
+        REQUIRE(r.status.ok());
+        compareOutput(r, rt::referenceScatterND(desc, input, indices, updates, nullptr), desc.OutputTensor);
+    };
+    for (const std::vector<uint32_t>& sizes : {std::vector<uint32_t>{7}, {3, 33}, {2, 4, 5}, {1000}}) {
+        for (DataType type : kDataTypes) {
+            if (rt::hlslRoundTrip() && elementSize(type) == 8) continue;
+            run(sizes, 1, type, ScatterReduction::None, false); // one update replaces the whole tensor
+        }
+        run(sizes, 3, DataType::Int32, ScatterReduction::None, true); // the last of three wins
+        run(sizes, 3, DataType::Float16, ScatterReduction::None, true);
+        for (ScatterReduction reduction :
+             {ScatterReduction::Add, ScatterReduction::Mul, ScatterReduction::Max, ScatterReduction::Min})
+            for (DataType type : {DataType::Int32, DataType::Float32, DataType::UInt8})
+                for (bool deterministic : {false, true}) run(sizes, 3, type, reduction, deterministic);
+    }
+}
+
+TEST_CASE("ScatterND with q = 0 on an empty input, and without updates, succeeds", "[scatter_nd][gpu]") {
+    std::mt19937 rng(19);
+    for (ScatterReduction reduction : {ScatterReduction::None, ScatterReduction::Add}) {
+        ScatterNDDesc desc;
+        desc.InputTensor = desc.OutputTensor = {DataType::Float32, {1, 0, 4}, {}};
+        desc.IndicesTensor = {DataType::Int32, {1, 2, 0}, {}};
+        desc.UpdatesTensor = {DataType::Float32, {2, 0, 4}, {}};
+        desc.InputDimensionCount = 2;
+        desc.IndicesDimensionCount = 2;
+        desc.Reduction = reduction;
+        auto op = rt::device().compile(desc);
+        INFO(op.status().message());
+        REQUIRE(op.ok());
+        rt::HostTensor input(DataType::Float32, {1, 0, 4}), indices(DataType::Int32, {1, 2, 0}),
+            updates(DataType::Float32, {2, 0, 4});
+        rt::GpuResult r =
+            rt::runOnGpu(rt::device(), op.value(), {&input, &indices, &updates}, {desc.OutputTensor});
+        CHECK(r.status.ok());
+        // No tuples at all: the output is the input.
+        desc.InputTensor = desc.OutputTensor = {DataType::Float32, {1, 3, 4}, {}};
+        desc.IndicesTensor = {DataType::Int32, {1, 0, 0}, {}};
+        desc.UpdatesTensor = {DataType::Float32, {0, 3, 4}, {}};
+        auto none = rt::device().compile(desc);
+        REQUIRE(none.ok());
+        rt::HostTensor in2(DataType::Float32, {1, 3, 4}), ind2(DataType::Int32, {1, 0, 0}),
+            upd2(DataType::Float32, {0, 3, 4});
+        rt::fill(in2, rng, rt::Fill::Random);
+        rt::GpuResult r2 =
+            rt::runOnGpu(rt::device(), none.value(), {&in2, &ind2, &upd2}, {desc.OutputTensor});
+        REQUIRE(r2.status.ok());
+        compareOutput(r2, rt::referenceScatterND(desc, in2, ind2, upd2, nullptr), desc.OutputTensor);
+    }
+}

@@ -165,7 +165,7 @@ std::vector<uint8_t> referenceScatterND(const ripple::ScatterNDDesc& desc, const
     uint64_t slice = 1;
     for (uint32_t d = first + q; d < n; ++d) slice *= in[d];
     const uint32_t size = ripple::elementSize(input.desc.DataType);
-    const uint64_t tuples = indices.count() / q;
+    const uint64_t tuples = slice ? updates.count() / slice : 0; // q = 0: the indices have no elements
     for (uint64_t t = 0; t < tuples; ++t) {
         uint64_t base = 0;
         bool ok = true;

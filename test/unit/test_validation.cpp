@@ -226,8 +226,16 @@ TEST_CASE("ScatterND rules name the tensor, the field and the rule", "[unit]") {
     d.IndicesTensor.Sizes = {2, 2};
     d.UpdatesTensor.Sizes = {1, 2};
     CHECK(messageOf(core::planScatterND(d, limits())) ==
-          "ScatterND: IndicesTensor.Sizes[1] (2), the index tuple length, must be 1 to InputDimensionCount "
+          "ScatterND: IndicesTensor.Sizes[1] (2), the index tuple length, must be 0 to InputDimensionCount "
           "(1)");
+    d = scatterND(); // q = 0 (ONNX ScatterND-18): updates are whole tensors, {tuples} + input's sizes
+    d.IndicesTensor.Sizes = {3, 0};
+    d.UpdatesTensor.Sizes = {3, 8};
+    CHECK(messageOf(core::planScatterND(d, limits())) == "(ok)");
+    d.UpdatesTensor.Sizes = {1, 8};
+    CHECK(messageOf(core::planScatterND(d, limits())) ==
+          "ScatterND: UpdatesTensor.Sizes {1,8} must be {3,8} (leading 1s, IndicesTensor's meaningful sizes "
+          "without the last, then InputTensor's trailing InputDimensionCount - q sizes)");
     d = scatterND();
     d.InputDimensionCount = 3;
     CHECK(messageOf(core::planScatterND(d, limits())) ==
