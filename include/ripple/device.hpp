@@ -223,7 +223,8 @@ class RIPPLE_API Device {
     Result<CommandRecorder> createRecorder(const RecorderOptions& options = {});
     /// Submits what `recorder` recorded, in one command buffer, and empties it for reuse.
     /// @return the ticket that completes when all of it has run; InvalidArgument for an empty recorder or
-    /// one of another device; DeviceLost.
+    /// one of another device; DeviceLost (then from every later call that reaches the GPU); OutOfMemory
+    /// (the device stays usable). When the submission itself fails, the recording is discarded.
     Result<Ticket> submit(CommandRecorder& recorder);
     /// Waits for `ticket` up to `timeoutNs` nanoseconds (default: 10 minutes).
     /// @return once complete, the first non-Ok status among the submission's operators (e.g.

@@ -12,6 +12,14 @@ namespace {
 
 constexpr uint32_t kDescriptorsPerList = 8192;
 
+// An injected fault (BackendDevice::injectFault) as the Status the device would report for it. (Unlike the
+// Vulkan back-end's, an injected loss does not wait for the GPU to go idle: the D3D12 tests inject none.)
+Status injected(StatusCode code, const char* what) {
+    return Status(code, std::string("D3D12: ") + what +
+                            (code == StatusCode::DeviceLost ? " failed: the device was removed (injected)"
+                                                            : " failed: out of memory (injected)"));
+}
+
 Status failed(HRESULT hr, const char* what) {
     char code[16];
     std::snprintf(code, sizeof code, "0x%08x", static_cast<unsigned>(hr));
@@ -203,6 +211,10 @@ D3D12Device::~D3D12Device() {
 
 Result<std::unique_ptr<detail::BackendBuffer>> D3D12Device::createBuffer(uint64_t size, bool hostVisible) {
     if (lost_) return Status(StatusCode::DeviceLost, "the device was lost");
+    if (StatusCode f = takeFault(detail::FaultPoint::Allocation); f != StatusCode::Ok) {
+        if (f == StatusCode::DeviceLost) lost_ = true;
+        return injected(f, "CreateCommittedResource");
+    }
     auto b = std::make_unique<D3D12Buffer>();
     b->size = size;
     D3D12_HEAP_PROPERTIES heap{};
@@ -496,6 +508,15 @@ Result<uint64_t> D3D12Device::submit(std::unique_ptr<detail::BackendCommandList>
         freeSlots_.push_back(slot);
         return recorded.ok() ? failed(hr, "Close") : recorded;
     }
+    if (lost_) {
+        freeSlots_.push_back(slot);
+        return Status(StatusCode::DeviceLost, "the device was lost");
+    }
+    if (StatusCode f = takeFault(detail::FaultPoint::Submit); f != StatusCode::Ok) {
+        freeSlots_.push_back(slot);
+        if (f == StatusCode::DeviceLost) lost_ = true;
+        return injected(f, "ExecuteCommandLists");
+    }
     ID3D12CommandList* lists[] = {slot.list};
     if (lockQueue_) lockQueue_(); // an engine's queue: it may be submitting from other threads
     queue_->ExecuteCommandLists(1, lists);
@@ -537,10 +558,15 @@ Status D3D12Device::retire() {
 }
 
 Status D3D12Device::wait(uint64_t ticket, uint64_t timeoutNs) {
+    if (StatusCode f = takeFault(detail::FaultPoint::Wait); f != StatusCode::Ok) {
+        if (f == StatusCode::DeviceLost) lost_ = true;
+        return injected(f, "wait");
+    }
     const auto start = std::chrono::steady_clock::now();
     for (;;) {
         {
             std::lock_guard<std::mutex> lock(mutex_);
+            if (lost_) return Status(StatusCode::DeviceLost, "the device was lost");
             if (Status s = retire(); !s) return s;
             if (fence_->GetCompletedValue() >= ticket) return {};
         }
@@ -556,6 +582,7 @@ Status D3D12Device::wait(uint64_t ticket, uint64_t timeoutNs) {
 
 Result<bool> D3D12Device::isComplete(uint64_t ticket) {
     std::lock_guard<std::mutex> lock(mutex_);
+    if (lost_) return Status(StatusCode::DeviceLost, "the device was lost");
     if (Status s = retire(); !s) return s;
     return fence_->GetCompletedValue() >= ticket;
 }

@@ -8,6 +8,7 @@
 #include "d3d12/d3d12_api.hpp"
 #include "runtime/backend.hpp"
 
+#include <atomic>
 #include <deque>
 #include <functional>
 #include <map>
@@ -93,7 +94,7 @@ class D3D12Device : public detail::BackendDevice {
     void loadCache(const std::vector<uint8_t>& data);
     std::deque<std::pair<uint64_t, ListSlot>> inFlight_;
     std::vector<ListSlot> freeSlots_;
-    bool lost_ = false;
+    std::atomic<bool> lost_{false};
     std::function<void()> lockQueue_, unlockQueue_;
     std::map<uint64_t, std::vector<uint64_t>> timestamps_; // completed tickets' times (ns), until read
     Status makeDescriptorHeaps(ListSlot& slot);

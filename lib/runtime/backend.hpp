@@ -6,6 +6,7 @@
 #include "kernels/kernel_info.hpp"
 #include "ripple/device.hpp"
 
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -40,9 +41,16 @@ class BackendCommandList {
     virtual void hostReadBarrier() = 0;        // earlier writes visible to the host once the list completes
 };
 
+// Where a test may make the back-end fail (fault injection).
+enum class FaultPoint : uint32_t { Submit, Wait, Allocation };
+
 class BackendDevice {
   public:
     virtual ~BackendDevice() = default;
+    // Tests only (test/ops/test_faults.cpp): the next submit, wait or buffer allocation fails with `code`
+    // (DeviceLost or OutOfMemory) as if the driver had returned it, and the back-end goes on as it would
+    // after that driver result (lost for good, or usable after an out-of-memory).
+    void injectFault(FaultPoint point, StatusCode code) { faults_[static_cast<uint32_t>(point)] = code; }
     virtual const AdapterInfo& adapter() const = 0;
     virtual uint32_t validationMessages() const = 0;
     virtual void log(LogLevel level, const std::string& message) const = 0;
@@ -65,6 +73,15 @@ class BackendDevice {
     virtual Result<bool> isComplete(uint64_t ticket) = 0;
     // After `ticket` completed: its command list's timestamps in nanoseconds (empty if it had none).
     virtual std::vector<uint64_t> timestamps(uint64_t ticket) = 0;
+
+  protected:
+    // The fault injected at `point`, once (Ok when none).
+    StatusCode takeFault(FaultPoint point) {
+        return faults_[static_cast<uint32_t>(point)].exchange(StatusCode::Ok);
+    }
+
+  private:
+    std::atomic<StatusCode> faults_[3] = {StatusCode::Ok, StatusCode::Ok, StatusCode::Ok};
 };
 
 Result<std::vector<AdapterInfo>> vulkanEnumerateAdapters();

@@ -327,7 +327,12 @@ Result<Ticket> Device::submit(CommandRecorder& recorder) {
     if (!list) return list.status();
     r.emit(*list.value(), timed);
     auto ticket = impl_->backend->submit(std::move(list.value())); // an empty recording still gets a ticket
-    if (!ticket) return ticket.status();
+    if (!ticket) { // its commands went into the list that failed: the recording is discarded, nothing runs
+        r.submission = {};
+        r.stats = {};
+        r.statusUsed = detail::kStatusSlotsPerChunk;
+        return ticket.status();
+    }
     {
         std::lock_guard<std::mutex> lock(impl_->mutex);
         impl_->submissions[ticket.value()] = std::move(r.submission);

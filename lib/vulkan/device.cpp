@@ -317,8 +317,9 @@ Result<std::unique_ptr<VulkanBuffer>> VulkanDevice::makeBuffer(uint64_t size, bo
     VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     alloc.allocationSize = req.size;
     alloc.memoryTypeIndex = type;
-    if (Status s = check(t_.vkAllocateMemory(device_, &alloc, nullptr, &buf->memory), "vkAllocateMemory"); !s)
-        return s;
+    VkResult allocated = injected(detail::FaultPoint::Allocation);
+    if (allocated == VK_SUCCESS) allocated = t_.vkAllocateMemory(device_, &alloc, nullptr, &buf->memory);
+    if (Status s = check(allocated, "vkAllocateMemory"); !s) return lost(s);
     if (Status s = check(t_.vkBindBufferMemory(device_, buf->buffer, buf->memory, 0), "vkBindBufferMemory");
         !s)
         return s;
@@ -326,6 +327,15 @@ Result<std::unique_ptr<VulkanBuffer>> VulkanDevice::makeBuffer(uint64_t size, bo
         !check(t_.vkMapMemory(device_, buf->memory, 0, VK_WHOLE_SIZE, 0, &buf->mapped), "vkMapMemory").ok())
         return Status(StatusCode::OutOfMemory, "vkMapMemory failed");
     return buf;
+}
+
+VkResult VulkanDevice::injected(detail::FaultPoint point) {
+    const StatusCode code = takeFault(point);
+    if (code == StatusCode::DeviceLost) {
+        t_.vkDeviceWaitIdle(device_); // a lost GPU runs nothing more: what ripple then frees is not in use
+        return VK_ERROR_DEVICE_LOST;
+    }
+    return code == StatusCode::OutOfMemory ? VK_ERROR_OUT_OF_DEVICE_MEMORY : VK_SUCCESS;
 }
 
 Result<std::unique_ptr<detail::BackendBuffer>> VulkanDevice::createBuffer(uint64_t size, bool hostVisible) {
@@ -496,7 +506,7 @@ Result<uint64_t> VulkanDevice::submit(std::unique_ptr<detail::BackendCommandList
     t_.vkEndCommandBuffer(slot.cmd);
     std::lock_guard<std::mutex> lock(mutex_);
     if (!recorded.ok() || lost_) {
-        freeSlots_.push_back(slot);
+        recycleLocked(slot);
         if (!recorded.ok()) return recorded;
         return Status(StatusCode::DeviceLost, "the device was lost");
     }
@@ -509,11 +519,14 @@ Result<uint64_t> VulkanDevice::submit(std::unique_ptr<detail::BackendCommandList
     submit.pCommandBuffers = &slot.cmd;
     submit.signalSemaphoreCount = 1;
     submit.pSignalSemaphores = &timeline_;
-    if (lockQueue_) lockQueue_(); // an engine's queue: it may be submitting from other threads
-    VkResult submitted = t_.vkQueueSubmit(queue_, 1, &submit, VK_NULL_HANDLE);
-    if (unlockQueue_) unlockQueue_();
+    VkResult submitted = injected(detail::FaultPoint::Submit);
+    if (submitted == VK_SUCCESS) {
+        if (lockQueue_) lockQueue_(); // an engine's queue: it may be submitting from other threads
+        submitted = t_.vkQueueSubmit(queue_, 1, &submit, VK_NULL_HANDLE);
+        if (unlockQueue_) unlockQueue_();
+    }
     if (Status s = check(submitted, "vkQueueSubmit"); !s) {
-        freeSlots_.push_back(slot);
+        recycleLocked(slot);
         return lost(s);
     }
     ++nextTicket_;
@@ -540,11 +553,17 @@ Status VulkanDevice::retire() {
             timestamps_[ticket] = std::move(ticks);
             while (timestamps_.size() > 256) timestamps_.erase(timestamps_.begin()); // unread ones age out
         }
-        t_.vkResetCommandPool(device_, slot.pool, 0);
-        for (VkDescriptorPool p : slot.descriptorPools) t_.vkResetDescriptorPool(device_, p, 0);
-        freeSlots_.push_back(slot);
+        recycleLocked(slot);
     }
     return {};
+}
+
+void VulkanDevice::recycleLocked(CommandSlot& slot) {
+    // The pool is reset, not the buffer: it was made without RESET_COMMAND_BUFFER, so vkBeginCommandBuffer
+    // needs the buffer back in the initial state (also after a submission that failed).
+    t_.vkResetCommandPool(device_, slot.pool, 0);
+    for (VkDescriptorPool p : slot.descriptorPools) t_.vkResetDescriptorPool(device_, p, 0);
+    freeSlots_.push_back(slot);
 }
 
 Status VulkanDevice::wait(uint64_t ticket, uint64_t timeoutNs) {
@@ -553,7 +572,8 @@ Status VulkanDevice::wait(uint64_t ticket, uint64_t timeoutNs) {
     info.semaphoreCount = 1;
     info.pSemaphores = &timeline_;
     info.pValues = &ticket;
-    VkResult r = t_.vkWaitSemaphores(device_, &info, timeoutNs);
+    VkResult r = injected(detail::FaultPoint::Wait);
+    if (r == VK_SUCCESS) r = t_.vkWaitSemaphores(device_, &info, timeoutNs);
     if (r == VK_TIMEOUT)
         return Status(StatusCode::Timeout, "ticket " + std::to_string(ticket) + " did not complete within " +
                                                std::to_string(timeoutNs / 1000000) + " ms");
@@ -592,9 +612,7 @@ void VulkanDevice::keepPools(const std::vector<VkDescriptorPool>& pools) {
 
 void VulkanDevice::recycle(CommandSlot slot) {
     std::lock_guard<std::mutex> lock(mutex_);
-    t_.vkResetCommandPool(device_, slot.pool, 0);
-    for (VkDescriptorPool p : slot.descriptorPools) t_.vkResetDescriptorPool(device_, p, 0);
-    freeSlots_.push_back(slot);
+    recycleLocked(slot);
 }
 
 } // namespace ripple::vk

@@ -8,6 +8,7 @@
 #include "runtime/backend.hpp"
 #include "vulkan/instance.hpp"
 
+#include <atomic>
 #include <deque>
 #include <functional>
 #include <map>
@@ -117,9 +118,13 @@ class VulkanDevice : public detail::BackendDevice {
 
   private:
     Result<std::unique_ptr<VulkanBuffer>> makeBuffer(uint64_t size, bool hostVisible);
-    Status retire(); // recycles the slots of completed submissions; caller holds mutex_
+    Status retire();                       // recycles the slots of completed submissions; caller holds mutex_
+    void recycleLocked(CommandSlot& slot); // recycle() for a caller that holds mutex_
     // The device table, queue, memory properties, timeline semaphore and pipeline cache.
     Status finishSetup(const std::vector<uint8_t>& cacheData);
+    // The driver result an injected fault (BackendDevice::injectFault) at `point` stands for; VK_SUCCESS
+    // when none is injected.
+    VkResult injected(detail::FaultPoint point);
     Status lost(Status s) {
         if (s.code() == StatusCode::DeviceLost) lost_ = true;
         return s;
@@ -146,7 +151,7 @@ class VulkanDevice : public detail::BackendDevice {
     std::vector<CommandSlot> freeSlots_;
     std::map<uint64_t, std::vector<uint64_t>> timestamps_; // completed tickets' times, until read
     std::map<std::string, Pipeline> pipelines_;
-    bool lost_ = false;
+    std::atomic<bool> lost_{false}; // set from any thread that sees VK_ERROR_DEVICE_LOST
     bool ownsDevice_ = true;
     // Tests only: pipelines from each kernel's HLSL round trip (kernels/round_trip.hpp), or nullptr.
     const kernels::RoundTripTable* roundTrip_ = nullptr;

@@ -35,7 +35,7 @@ namespace {
 enum Exit { kOk = 0, kOther = 1, kInvalid = 2, kIndexRange = 3 };
 
 int fail(int code, const std::string& message) {
-    std::fprintf(stderr, "ripple-run: %s\n", message.c_str());
+    std::fprintf(stderr, "ripple-run: %s\n", npy::printable(message).c_str()); // one line, whatever it quotes
     return code;
 }
 

@@ -54,6 +54,23 @@ const char* descr(ripple::DataType type) {
     return "";
 }
 
+// Text from a file or the command line as it may appear in a one-line message: control characters (a
+// newline, an escape sequence) as \xNN.
+std::string printable(const std::string& text) {
+    std::string out;
+    for (unsigned char c : text) {
+        if (c < 0x20 || c == 0x7F) {
+            static const char hex[] = "0123456789abcdef";
+            out += "\\x";
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        } else {
+            out += static_cast<char>(c);
+        }
+    }
+    return out;
+}
+
 namespace {
 
 bool parseDescr(std::string d, ripple::DataType& type) {
@@ -92,14 +109,14 @@ class HeaderParser {
             std::string key;
             if (!quoted(key)) return error = "a header key is not a quoted string", false;
             skip();
-            if (!eat(':')) return error = "no ':' after header key '" + key + "'", false;
+            if (!eat(':')) return error = "no ':' after header key '" + printable(key) + "'", false;
             skip();
             bool* seen = key == "descr"           ? &haveDescr
                          : key == "fortran_order" ? &haveOrder
                          : key == "shape"         ? &haveShape
                                                   : nullptr;
-            if (!seen) return error = "unknown header key '" + key + "'", false;
-            if (*seen) return error = "header key '" + key + "' appears twice", false;
+            if (!seen) return error = "unknown header key '" + printable(key) + "'", false;
+            if (*seen) return error = "header key '" + printable(key) + "' appears twice", false;
             *seen = true;
             if (key == "descr" && !quoted(h.descr)) return error = "descr is not a quoted string", false;
             if (key == "fortran_order" && !boolean(h.fortranOrder))
@@ -109,7 +126,7 @@ class HeaderParser {
             if (eat(',')) continue;
             skip();
             if (eat('}')) break;
-            return error = "expected ',' or '}' after header key '" + key + "'", false;
+            return error = "expected ',' or '}' after header key '" + printable(key) + "'", false;
         }
         while (i_ < t_.size() && t_[i_] == ' ') ++i_;
         if (i_ + 1 != t_.size() || t_[i_] != '\n')
@@ -173,7 +190,12 @@ class HeaderParser {
 
 bool load(const std::string& path, Array& out, std::string& error) {
     std::ifstream f(path, std::ios::binary);
-    if (!f) return error = "cannot open " + path, false;
+    if (!f) return error = "cannot open " + printable(path), false;
+    return read(f, path, out, error);
+}
+
+bool read(std::istream& f, const std::string& name, Array& out, std::string& error) {
+    const std::string path = printable(name);
     f.seekg(0, std::ios::end);
     const std::streamoff fileSize = f.tellg();
     f.seekg(0, std::ios::beg);
@@ -211,7 +233,7 @@ bool load(const std::string& path, Array& out, std::string& error) {
     Header h;
     if (!HeaderParser(text).parse(h, error)) return error = path + ": " + error, false;
     if (!parseDescr(h.descr, out.type))
-        return error = path + ": dtype " + h.descr +
+        return error = path + ": dtype " + printable(h.descr) +
                        " is not one of ripple's data types (little-endian float16/32/64, "
                        "int8/16/32/64, uint8/16/32/64)",
                false;

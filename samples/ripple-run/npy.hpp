@@ -5,6 +5,7 @@
 #include "ripple/tensor.hpp"
 
 #include <cstdint>
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -22,11 +23,15 @@ struct Array {
 // whose length after the header is exactly the shape's bytes (checked before anything is allocated). On
 // failure returns false with `error`: one line naming the file and the rule. Never throws.
 bool load(const std::string& path, Array& out, std::string& error);
+// load() on an open stream (the fuzzer's entry: test/fuzz/fuzz_npy.cpp); `path` names it in errors.
+bool read(std::istream& file, const std::string& path, Array& out, std::string& error);
 // Writes `path` atomically: a temporary file renamed into place, so a failure leaves no file.
 bool save(const std::string& path, const Array& array, std::string& error);
 const char* descr(ripple::DataType type); // "<f4", "|u1", ...
 // Whether `path` may be written as an output: it does not exist or is a regular file (never a device node,
 // directory, link or pipe); else false with `error` naming it and the rule.
+// `text` for a one-line message: control characters (a newline, a terminal escape) written as \xNN.
+std::string printable(const std::string& text);
 bool writableOutput(const std::string& path, std::string& error);
 
 } // namespace npy

@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <numeric>
 
@@ -29,8 +30,16 @@ inline uint64_t floatBits(DataType t, double v) {
     if (t == DataType::Float64) {
         std::memcpy(&bits, &v, 8);
     } else if (t == DataType::Float16) {
-        const _Float16 h = static_cast<_Float16>(v);
-        std::memcpy(&bits, &h, 2);
+        // By hand: GCC's _Float16 is not in Clang 14 on x86 (the sanitizer build's compiler).
+        const uint64_t sign = std::signbit(v) ? 0x8000 : 0;
+        int e = 0;
+        const double m = std::frexp(std::fabs(v), &e); // |v| = m * 2^e, m in [0.5, 1)
+        if (v == 0)
+            bits = sign;
+        else if (e + 14 >= 1) // normal: (1 + f/1024) * 2^(E - 15)
+            bits = sign | uint64_t(e + 14) << 10 | static_cast<uint64_t>((m * 2 - 1) * 1024);
+        else // subnormal: f/1024 * 2^-14
+            bits = sign | static_cast<uint64_t>(std::ldexp(std::fabs(v), 24));
     } else {
         const float f = static_cast<float>(v);
         std::memcpy(&bits, &f, 4);
