@@ -272,6 +272,11 @@ int run(const Args& args) {
         if (!parseInt(args.values.at("device"), v) || v < 0 || v > 65535)
             return fail(kInvalid, "--device must be an adapter index (see ripple-run devices)");
         options.adapterIndex = static_cast<int>(v);
+        auto adapters = ripple::enumerateAdapters(options.backend);
+        if (adapters && static_cast<size_t>(v) >= adapters.value().size())
+            return fail(kInvalid, "--device " + std::to_string(v) + ": there are " +
+                                      std::to_string(adapters.value().size()) +
+                                      " adapter(s) (see ripple-run devices)");
     }
     std::string error;
     for (const char* k : {"output", "output-values", "output-indices"})

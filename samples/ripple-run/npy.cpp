@@ -258,11 +258,17 @@ bool writableOutput(const std::string& path, std::string& error) {
     std::error_code ec;
     const std::filesystem::file_status st = std::filesystem::symlink_status(path, ec);
     if (ec && st.type() != std::filesystem::file_type::not_found)
-        return error = path + ": cannot examine it (" + ec.message() + ")", false;
-    if (st.type() == std::filesystem::file_type::not_found ||
-        st.type() == std::filesystem::file_type::regular)
+        return error = printable(path) + ": cannot examine it (" + ec.message() + ")", false;
+    if (st.type() == std::filesystem::file_type::not_found) { // then its folder must exist, to be written
+        std::filesystem::path folder = std::filesystem::path(path).parent_path();
+        if (folder.empty()) folder = ".";
+        if (!std::filesystem::is_directory(folder, ec))
+            return error = printable(path) + ": its folder does not exist", false;
         return true;
-    return error = path + " exists and is not a regular file; outputs are written only to regular files",
+    }
+    if (st.type() == std::filesystem::file_type::regular) return true;
+    return error = printable(path) +
+                   " exists and is not a regular file; outputs are written only to regular files",
            false;
 }
 
@@ -288,7 +294,7 @@ bool save(const std::string& path, const Array& array, std::string& error) {
         f.flush();
         if (!f) {
             std::remove(tmp.c_str());
-            return error = "cannot write " + path, false;
+            return error = "cannot write " + printable(path), false;
         }
     }
 #if defined(_WIN32)
@@ -299,7 +305,7 @@ bool save(const std::string& path, const Array& array, std::string& error) {
 #endif
     if (!moved) {
         std::remove(tmp.c_str());
-        return error = "cannot write " + path, false;
+        return error = "cannot write " + printable(path), false;
     }
     return true;
 }

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# CI's sanitizer, fuzzing and fault-injection jobs (issue 18), each failing CI on any report:
+#   1. ASan + UBSan (+ LSan) build with Clang: the unit tests, the device/recorder/fault-injection tests and
+#      a lavapipe subset of the operator tests, the conformance cases and ripple-run's error contracts (its
+#      hostile-invocation generator included) through a sanitized ripple-run. Leaks are reported for ripple's
+#      own frames; test/sanitizers/lsan.supp names only driver modules.
+#   2. libFuzzer: the .npy reader and operator validation, each for FUZZ_SECONDS (default 60) from its seed
+#      corpus in test/fuzz/corpus (new inputs go to a scratch folder; a crash's input is printed and kept in
+#      build-sanitize/fuzz-crashes for adding to the corpus).
+#   3. TSan build: the recorder tests, recorders on several threads at once included.
+# Needs the packages of tools/quickstart.sh; installs clang, its sanitizer runtimes and llvm (as root or
+# with sudo) when missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+export VK_DRIVER_FILES=${VK_DRIVER_FILES:-/usr/share/vulkan/icd.d/lvp_icd.x86_64.json}
+
+need=()
+for p in clang libclang-rt-14-dev llvm-14; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || need+=("$p")
+done
+if ((${#need[@]})); then
+    sudo=""
+    [[ $(id -u) -ne 0 ]] && sudo=sudo
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}"
+fi
+
+step() { printf '\n== sanitizers: %s (%s)\n' "$1" "$(date +%T)"; }
+root=$PWD
+lib=/usr/lib/x86_64-linux-gnu
+# The driver and the layer stay loaded so that leaks inside them can be named and suppressed (test/main.cpp).
+export RIPPLE_TEST_KEEP_MODULES=$lib/libvulkan_lvp.so:$lib/libVkLayer_khronos_validation.so
+export ASAN_SYMBOLIZER_PATH=/usr/bin/llvm-symbolizer-14
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=86:detect_stack_use_after_return=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export LSAN_OPTIONS=suppressions=$root/test/sanitizers/lsan.supp:print_suppressions=0
+
+# vptr is off: the library is built without RTTI and the tests with it, which vptr checks cannot follow.
+san="-fsanitize=address,undefined -fno-sanitize=vptr -fno-sanitize-recover=all -fno-omit-frame-pointer"
+step "1. ASan + UBSan + LSan build (Clang)"
+CC=clang CXX=clang++ cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIPPLE_BUILD_BENCH=OFF \
+    -DRIPPLE_BUILD_FUZZERS=ON "-DCMAKE_C_FLAGS=$san -fsanitize=fuzzer-no-link" \
+    "-DCMAKE_CXX_FLAGS=$san -fsanitize=fuzzer-no-link" >/dev/null
+cmake --build build-sanitize --target ripple-unit-tests ripple-ops-tests ripple-run ripple-fuzz-npy ripple-fuzz-validation
+
+step "1. ASan + UBSan + LSan: unit, device, recorder, fault injection, scatter tests; conformance; ripple-run"
+build-sanitize/test/ripple-unit-tests
+build-sanitize/test/ripple-ops-tests "[device],[recorder],[faults],[scatter_nd],[scatter_elements],[scatter_in_place]"
+build-sanitize/test/ripple-ops-tests "TopK reads strided and broadcast inputs in place,TopK of empty tensors succeeds and writes nothing,TopK's sampled radix selection falls back*"
+run=build-sanitize/samples/ripple-run/ripple-run
+/usr/bin/python3 test/conformance/run_cases.py $run test/data/conformance
+/usr/bin/python3 test/conformance/cli_errors.py $run
+/usr/bin/python3 test/conformance/cli_hostile.py $run 250 18
+
+step "2. libFuzzer, ${FUZZ_SECONDS} s per target"
+crashes=$root/build-sanitize/fuzz-crashes
+mkdir -p "$crashes"
+for target in npy validation; do
+    scratch=$(mktemp -d)
+    build-sanitize/test/fuzz/ripple-fuzz-$target -max_total_time="$FUZZ_SECONDS" -max_len=4096 -print_final_stats=1 \
+        -artifact_prefix="$crashes/$target-" "$scratch" test/fuzz/corpus/$target 2>&1 | grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|==|SUMMARY|ERROR|.*runtime error)" \
+        || true
+    rm -rf "$scratch"
+    if compgen -G "$crashes/$target-*" >/dev/null; then
+        echo "ripple-fuzz-$target found a crash; its input (add it to test/fuzz/corpus/$target once fixed):"
+        ls "$crashes"
+        exit 1
+    fi
+done
+
+step "3. TSan build: the recorder tests, recorders on several threads"
+CC=clang CXX=clang++ cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIPPLE_BUILD_BENCH=OFF \
+    -DRIPPLE_BUILD_SAMPLES=OFF "-DCMAKE_C_FLAGS=-fsanitize=thread" "-DCMAKE_CXX_FLAGS=-fsanitize=thread" >/dev/null
+cmake --build build-tsan --target ripple-ops-tests
+TSAN_OPTIONS="suppressions=$root/test/sanitizers/tsan.supp halt_on_error=1 second_deadlock_stack=1" \
+    build-tsan/test/ripple-ops-tests "[recorder],[faults]"
+step "done"
