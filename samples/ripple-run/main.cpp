@@ -329,7 +329,7 @@ int run(const Args& args) {
         desc.OutputIndexTensor = descOf(indices, input.shape.size());
 
         auto device = ripple::Device::create(options);
-        if (!device) return fail(kOther, device.status().message());
+        if (!device) return fail(exitFor(device.status()), device.status().message()); // Unsupported: 2
         auto op = device->compile(desc);
         if (!op) return fail(exitFor(op.status()), op.status().message());
         uint64_t vb = ripple::calcBufferTensorSize(desc.OutputValueTensor);
@@ -381,7 +381,7 @@ int run(const Args& args) {
     output.shape = input.shape;
 
     auto device = ripple::Device::create(options);
-    if (!device) return fail(kOther, device.status().message());
+    if (!device) return fail(exitFor(device.status()), device.status().message()); // Unsupported: 2
     ripple::Result<ripple::Operator> op = ripple::Status(ripple::StatusCode::Internal, "not compiled");
     if (args.op == "scatter-nd") {
         ripple::ScatterNDDesc desc;
