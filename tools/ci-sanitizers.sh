@@ -64,7 +64,8 @@ crashes=$root/build-sanitize/fuzz-crashes
 mkdir -p "$crashes"
 for target in npy validation; do
     scratch=$(mktemp -d)
-    build-sanitize/test/fuzz/ripple-fuzz-$target -max_total_time="$FUZZ_SECONDS" -max_len=4096 -print_final_stats=1 \
+    # Inputs are at most 4 KiB: no allocation of 64 MiB is ever justified (-malloc_limit_mb).
+    build-sanitize/test/fuzz/ripple-fuzz-$target -max_total_time="$FUZZ_SECONDS" -max_len=4096 -malloc_limit_mb=64 -print_final_stats=1 \
         -artifact_prefix="$crashes/$target-" "$scratch" test/fuzz/corpus/$target 2>&1 | grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|==|SUMMARY|ERROR|.*runtime error)" \
         || true
     rm -rf "$scratch"
