@@ -107,8 +107,9 @@ TEST_CASE("A device lost while waiting fails the wait, then every later GPU call
     checkLostForGood(dev, work, {t1.value(), t2.value()});
 }
 
-TEST_CASE("Out of memory at allocation, submit or wait fails that call only; the device goes on working",
-          "[faults][gpu]") {
+TEST_CASE(
+    "Out of memory at an allocation, a submit or a wait fails only that call and the device goes on working",
+    "[faults][gpu]") {
     Device dev = freshDevice();
     Work work(dev);
 
