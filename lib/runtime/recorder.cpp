@@ -170,10 +170,10 @@ Status CommandRecorder::record(const Operator& op, const std::vector<TensorBindi
                 c.ranges.push_back({o.params.get(), 0, o.params->size});
                 break;
             case core::BindingKind::Tensor:
-                if (sizes.value()[pb.tensor] ==
-                    0) { // never read (ScatterND's q = 0 indices), may be unbound:
-                    c.ranges.push_back(
-                        {o.params.get(), 0, o.params->size}); // a valid descriptor all the same
+                // An empty tensor (ScatterND's q = 0 indices) is never read and may be unbound: the params
+                // buffer stands in, so the descriptor is valid all the same.
+                if (sizes.value()[pb.tensor] == 0) {
+                    c.ranges.push_back({o.params.get(), 0, o.params->size});
                     break;
                 }
                 c.ranges.push_back({bindings[pb.tensor].Buffer->impl_->buffer.get(),
@@ -328,9 +328,7 @@ Result<Ticket> Device::submit(CommandRecorder& recorder) {
     r.emit(*list.value(), timed);
     auto ticket = impl_->backend->submit(std::move(list.value())); // an empty recording still gets a ticket
     if (!ticket) { // its commands went into the list that failed: the recording is discarded, nothing runs
-        r.submission = {};
-        r.stats = {};
-        r.statusUsed = detail::kStatusSlotsPerChunk;
+        r.reset();
         return ticket.status();
     }
     {
@@ -338,9 +336,7 @@ Result<Ticket> Device::submit(CommandRecorder& recorder) {
         impl_->submissions[ticket.value()] = std::move(r.submission);
         impl_->lastTicket = std::max(impl_->lastTicket, ticket.value());
     }
-    r.submission = {};
-    r.stats = {};
-    r.statusUsed = detail::kStatusSlotsPerChunk;
+    r.reset();
     return Ticket{ticket.value()};
 }
 

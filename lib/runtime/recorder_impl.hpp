@@ -147,6 +147,12 @@ struct RecorderImpl {
         commands.clear();
         planner.clear();
     }
+    // Empty again for the next recording, after a submit (which took the submission) or a failed one.
+    void reset() {
+        submission = {};
+        stats = {};
+        statusUsed = kStatusSlotsPerChunk;
+    }
     uint64_t statusStride() const { return device->bindingAlignment; }
     Result<BufferRange> statusSlot() {
         if (statusUsed == kStatusSlotsPerChunk) {
