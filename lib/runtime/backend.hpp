@@ -60,6 +60,11 @@ class BackendDevice {
     virtual Status upload(BackendBuffer& buffer, uint64_t offset, const void* data, uint64_t size) = 0;
     virtual Status download(BackendBuffer& buffer, uint64_t offset, void* data, uint64_t size) = 0;
     virtual Result<std::vector<uint8_t>> pipelineCacheData() = 0;
+    // Driver memory allocations live now, and how many were ever made (tests: sub-allocation).
+    struct MemoryCounts {
+        uint64_t live = 0, made = 0;
+    };
+    virtual MemoryCounts memoryCounts() const { return {}; }
     virtual void setLabel(BackendBuffer& buffer, const std::string& label) = 0;
     // Creates the kernel's pipeline once; later calls return at once.
     virtual Status preparePipeline(const kernels::KernelInfo& kernel) = 0;

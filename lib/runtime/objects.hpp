@@ -50,6 +50,8 @@ struct DeviceImpl {
     std::multimap<uint64_t, std::unique_ptr<BackendBuffer>> scratchPool; // by size
     // Buffers that are all zero whenever no submission holds them (core::BindingKind::ZeroedScratch).
     std::multimap<uint64_t, std::unique_ptr<BackendBuffer>> zeroedPool;
+    // Host-visible chunks of status words, all zero, for the next recordings (RecorderImpl::statusSlot).
+    std::vector<std::shared_ptr<BackendBuffer>> statusPool;
 
     // A scratch buffer of at least `bytes` from `pool`, or a new one (then `created` is set).
     Result<std::unique_ptr<BackendBuffer>>

@@ -6,7 +6,9 @@
 #include "ripple/device.hpp"
 #include "runtime/recorder_impl.hpp"
 
+#include <chrono>
 #include <cstring>
+#include <thread>
 
 namespace ripple {
 namespace detail {
@@ -56,6 +58,11 @@ std::vector<std::shared_ptr<void>> DeviceImpl::finishOne(Submission& s, const st
     s.scratch.clear();
     for (auto& b : s.zeroedScratch) zeroedPool.emplace(b->size, std::move(b));
     s.zeroedScratch.clear();
+    for (auto& c : s.statusChunks) { // zeroed again for the next recordings; a few are kept
+        if (statusPool.size() >= 16) break;
+        std::memset(c->mapped, 0, c->size);
+        statusPool.push_back(std::move(c));
+    }
     s.statusChunks.clear();
     s.finished = true;
     std::vector<std::shared_ptr<void>> released;
@@ -355,7 +362,19 @@ static Status checkTicket(const char* what, const std::shared_ptr<detail::Device
 
 Status Device::wait(Ticket ticket, uint64_t timeoutNs) {
     if (Status s = checkTicket("wait", impl_, ticket); !s) return s;
-    if (Status s = impl_->backend->wait(ticket.value, timeoutNs); !s) return s;
+    // Poll first: a thread blocked in the driver wakes tens of microseconds after completion.
+    using clock = std::chrono::steady_clock;
+    const auto start = clock::now();
+    const uint64_t pollNs = std::min<uint64_t>(impl_->options.waitPollMicroseconds * 1000ull, timeoutNs);
+    while (static_cast<uint64_t>(std::chrono::nanoseconds(clock::now() - start).count()) < pollNs) {
+        auto done = impl_->backend->isComplete(ticket.value);
+        if (!done) return done.status();
+        if (done.value()) break;
+        std::this_thread::yield();
+    }
+    const uint64_t spent = static_cast<uint64_t>(std::chrono::nanoseconds(clock::now() - start).count());
+    if (Status s = impl_->backend->wait(ticket.value, timeoutNs > spent ? timeoutNs - spent : 0); !s)
+        return s;
     impl_->finish(ticket.value);
     std::lock_guard<std::mutex> lock(impl_->mutex);
     auto it = impl_->submissions.find(ticket.value);

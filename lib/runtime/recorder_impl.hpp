@@ -155,11 +155,22 @@ struct RecorderImpl {
     }
     uint64_t statusStride() const { return device->bindingAlignment; }
     Result<BufferRange> statusSlot() {
-        if (statusUsed == kStatusSlotsPerChunk) {
-            auto chunk = device->backend->createBuffer(kStatusSlotsPerChunk * statusStride(), true);
-            if (!chunk) return chunk.status();
-            std::memset(chunk.value()->mapped, 0, chunk.value()->size);
-            submission.statusChunks.push_back(std::shared_ptr<BackendBuffer>(std::move(chunk.value())));
+        if (statusUsed == kStatusSlotsPerChunk) { // a zeroed chunk from the device's pool, or a new one
+            std::shared_ptr<BackendBuffer> chunk;
+            {
+                std::lock_guard<std::mutex> lock(device->mutex);
+                if (!device->statusPool.empty()) {
+                    chunk = std::move(device->statusPool.back());
+                    device->statusPool.pop_back();
+                }
+            }
+            if (!chunk) {
+                auto made = device->backend->createBuffer(kStatusSlotsPerChunk * statusStride(), true);
+                if (!made) return made.status();
+                std::memset(made.value()->mapped, 0, made.value()->size);
+                chunk = std::move(made.value());
+            }
+            submission.statusChunks.push_back(std::move(chunk));
             statusUsed = 0;
         }
         BackendBuffer* b = submission.statusChunks.back().get();

@@ -25,13 +25,15 @@ void loadDeviceTable(const InstanceFunctions& fn, VkDevice device, VolkDeviceTab
 }
 
 constexpr uint64_t kTransferTimeoutNs = 600ull * 1000 * 1000 * 1000;
+constexpr uint64_t kBlockBytes = 64ull << 20;   // the allocator's shared blocks
+constexpr uint64_t kStagingBytes = 32ull << 20; // upload/download pieces
 
 } // namespace
 
 VulkanBuffer::~VulkanBuffer() {
     if (!owned) return;
     if (buffer) table->vkDestroyBuffer(device, buffer, nullptr);
-    if (memory) table->vkFreeMemory(device, memory, nullptr);
+    if (allocator) allocator->release(allocation);
 }
 
 Result<std::unique_ptr<detail::BackendDevice>> VulkanDevice::create(const DeviceOptions& options) {
@@ -150,6 +152,8 @@ Status VulkanDevice::finishSetup(const std::vector<uint8_t>& cacheData) {
     loadDeviceTable(fn, device_, t_);
     if (!queue_) t_.vkGetDeviceQueue(device_, queueFamily_, 0, &queue_);
     fn.vkGetPhysicalDeviceMemoryProperties(physical_, &memory_);
+    allocator_ = std::make_unique<MemoryAllocator>();
+    allocator_->init(device_, &t_, kBlockBytes);
     VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
     type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
     type.initialValue = 0;
@@ -287,6 +291,8 @@ VulkanDevice::~VulkanDevice() {
     }
     if (timeline_) t_.vkDestroySemaphore(device_, timeline_, nullptr);
     if (cache_) t_.vkDestroyPipelineCache(device_, cache_, nullptr);
+    staging_.reset();
+    allocator_.reset(); // every buffer is gone: the DeviceImpl above outlives them
     if (ownsDevice_) t_.vkDestroyDevice(device_, nullptr);
 }
 
@@ -314,18 +320,17 @@ Result<std::unique_ptr<VulkanBuffer>> VulkanDevice::makeBuffer(uint64_t size, bo
     for (uint32_t i = 0; i < memory_.memoryTypeCount && type == UINT32_MAX && !hostVisible; ++i)
         if (req.memoryTypeBits & (1u << i)) type = i; // no device-local type: any will do
     if (type == UINT32_MAX) return Status(StatusCode::OutOfMemory, "no suitable Vulkan memory type");
-    VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-    alloc.allocationSize = req.size;
-    alloc.memoryTypeIndex = type;
-    VkResult allocated = injected(detail::FaultPoint::Allocation);
-    if (allocated == VK_SUCCESS) allocated = t_.vkAllocateMemory(device_, &alloc, nullptr, &buf->memory);
-    if (Status s = check(allocated, "vkAllocateMemory"); !s) return lost(s);
-    if (Status s = check(t_.vkBindBufferMemory(device_, buf->buffer, buf->memory, 0), "vkBindBufferMemory");
+    if (Status s = check(injected(detail::FaultPoint::Allocation), "vkAllocateMemory"); !s) return lost(s);
+    auto allocation = allocator_->allocate(req, type, hostVisible);
+    if (!allocation) return lost(allocation.status());
+    buf->allocator = allocator_.get();
+    buf->allocation = allocation.value();
+    buf->mapped = allocation.value().mapped;
+    if (Status s = check(
+            t_.vkBindBufferMemory(device_, buf->buffer, allocation.value().memory, allocation.value().offset),
+            "vkBindBufferMemory");
         !s)
         return s;
-    if (hostVisible &&
-        !check(t_.vkMapMemory(device_, buf->memory, 0, VK_WHOLE_SIZE, 0, &buf->mapped), "vkMapMemory").ok())
-        return Status(StatusCode::OutOfMemory, "vkMapMemory failed");
     return buf;
 }
 
@@ -345,31 +350,49 @@ Result<std::unique_ptr<detail::BackendBuffer>> VulkanDevice::createBuffer(uint64
     return std::unique_ptr<detail::BackendBuffer>(std::move(buf.value()));
 }
 
+Result<VulkanBuffer*> VulkanDevice::stagingBuffer() {
+    if (!staging_) {
+        auto b = makeBuffer(kStagingBytes, true);
+        if (!b) return b.status();
+        staging_ = std::move(b.value());
+    }
+    return staging_.get();
+}
+
 Status VulkanDevice::upload(detail::BackendBuffer& buffer, uint64_t offset, const void* data, uint64_t size) {
-    if (size == 0) return {};
-    auto staging = makeBuffer(size, true);
+    std::lock_guard<std::mutex> lock(stagingMutex_);
+    auto staging = stagingBuffer();
     if (!staging) return staging.status();
-    std::memcpy(staging.value()->mapped, data, size);
-    auto list = beginCommands(0);
-    if (!list) return list.status();
-    list.value()->copy({staging.value().get(), 0, size}, {&buffer, offset, size});
-    auto ticket = submit(std::move(list.value()));
-    if (!ticket) return ticket.status();
-    return wait(ticket.value(), kTransferTimeoutNs);
+    for (uint64_t done = 0; done < size;) {
+        const uint64_t piece = std::min(size - done, kStagingBytes);
+        std::memcpy(staging.value()->mapped, static_cast<const char*>(data) + done, piece);
+        auto list = beginCommands(0);
+        if (!list) return list.status();
+        list.value()->copy({staging.value(), 0, piece}, {&buffer, offset + done, piece});
+        auto ticket = submit(std::move(list.value()));
+        if (!ticket) return ticket.status();
+        if (Status s = wait(ticket.value(), kTransferTimeoutNs); !s) return s;
+        done += piece;
+    }
+    return {};
 }
 
 Status VulkanDevice::download(detail::BackendBuffer& buffer, uint64_t offset, void* data, uint64_t size) {
-    if (size == 0) return {};
-    auto staging = makeBuffer(size, true);
+    std::lock_guard<std::mutex> lock(stagingMutex_);
+    auto staging = stagingBuffer();
     if (!staging) return staging.status();
-    auto list = beginCommands(0);
-    if (!list) return list.status();
-    list.value()->copy({&buffer, offset, size}, {staging.value().get(), 0, size});
-    static_cast<VulkanCommandList&>(*list.value()).hostReadBarrier();
-    auto ticket = submit(std::move(list.value()));
-    if (!ticket) return ticket.status();
-    if (Status s = wait(ticket.value(), kTransferTimeoutNs); !s) return s;
-    std::memcpy(data, staging.value()->mapped, size);
+    for (uint64_t done = 0; done < size;) {
+        const uint64_t piece = std::min(size - done, kStagingBytes);
+        auto list = beginCommands(0);
+        if (!list) return list.status();
+        list.value()->copy({&buffer, offset + done, piece}, {staging.value(), 0, piece});
+        list.value()->hostReadBarrier();
+        auto ticket = submit(std::move(list.value()));
+        if (!ticket) return ticket.status();
+        if (Status s = wait(ticket.value(), kTransferTimeoutNs); !s) return s;
+        std::memcpy(static_cast<char*>(data) + done, staging.value()->mapped, piece);
+        done += piece;
+    }
     return {};
 }
 

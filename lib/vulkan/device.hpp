@@ -6,6 +6,7 @@
 
 #include "kernels/round_trip.hpp"
 #include "runtime/backend.hpp"
+#include "vulkan/allocator.hpp"
 #include "vulkan/instance.hpp"
 
 #include <atomic>
@@ -37,7 +38,8 @@ class VulkanBuffer : public detail::BackendBuffer {
     VkDevice device = VK_NULL_HANDLE;
     const VolkDeviceTable* table = nullptr;
     VkBuffer buffer = VK_NULL_HANDLE;
-    VkDeviceMemory memory = VK_NULL_HANDLE;
+    MemoryAllocator* allocator = nullptr; // where `allocation` goes back to
+    Allocation allocation;
     bool owned = true; // false for an engine's buffer
 };
 
@@ -101,6 +103,10 @@ class VulkanDevice : public detail::BackendDevice {
     Status download(detail::BackendBuffer& buffer, uint64_t offset, void* data, uint64_t size) override;
     Status preparePipeline(const kernels::KernelInfo& kernel) override;
     Result<std::vector<uint8_t>> pipelineCacheData() override;
+    MemoryCounts memoryCounts() const override {
+        const AllocatorStatistics a = allocator_->statistics();
+        return {a.blocks + a.dedicated, a.vkAllocations};
+    }
     void setLabel(detail::BackendBuffer& buffer, const std::string& label) override;
     Result<std::unique_ptr<detail::BackendCommandList>> beginCommands(uint32_t timestampSlots) override;
     Result<uint64_t> submit(std::unique_ptr<detail::BackendCommandList> commands) override;
@@ -118,6 +124,8 @@ class VulkanDevice : public detail::BackendDevice {
 
   private:
     Result<std::unique_ptr<VulkanBuffer>> makeBuffer(uint64_t size, bool hostVisible);
+    // The kept staging buffer, made on first use; caller holds stagingMutex_.
+    Result<VulkanBuffer*> stagingBuffer();
     Status retire();                       // recycles the slots of completed submissions; caller holds mutex_
     void recycleLocked(CommandSlot& slot); // recycle() for a caller that holds mutex_
     // The device table, queue, memory properties, timeline semaphore and pipeline cache.
@@ -157,6 +165,10 @@ class VulkanDevice : public detail::BackendDevice {
     const kernels::RoundTripTable* roundTrip_ = nullptr;
     std::vector<VkDescriptorPool> enginePools_;
     std::function<void()> lockQueue_, unlockQueue_;
+    std::unique_ptr<MemoryAllocator> allocator_; // reset before the device is destroyed
+    // Device::upload and download copy through one kept host-visible buffer, in pieces of its size.
+    std::mutex stagingMutex_;
+    std::unique_ptr<VulkanBuffer> staging_;
 };
 
 } // namespace ripple::vk
