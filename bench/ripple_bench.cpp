@@ -96,7 +96,15 @@ int runRecord(ripple::Device& dev, const BenchOptions& opt, std::vector<std::str
     return 0;
 }
 
+#ifdef RIPPLE_BENCH_MODULE // bench/matrix.py calls it in its own process, beside torch
+#ifdef _WIN32
+extern "C" __declspec(dllexport) int ripple_bench_main(int argc, char** argv) {
+#else
+extern "C" __attribute__((visibility("default"))) int ripple_bench_main(int argc, char** argv) {
+#endif
+#else
 int main(int argc, char** argv) {
+#endif
     std::setvbuf(stdout, nullptr, _IOLBF, 0); // progress shows even when piped
     BenchOptions opt;
     std::string what = "all", jsonPath;
