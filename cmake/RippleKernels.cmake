@@ -9,6 +9,9 @@
 #   is seen by the GLSL as the macro <AXIS>_<v>. An EXCLUDE entry "<AXIS>=<v>,<AXIS>=<v>" drops the
 #   combinations matching all its pairs.
 #
+# With RIPPLE_PROFILE_KERNELS, each variant also gets its PROFILE permutation "<variant>.profile"
+# (glsl/include/ripple/profile.glsl), which the runtime uses for RecorderOptions::profile.
+#
 # With RIPPLE_BUILD_TESTS, each variant also gets its HLSL round trip (cmake/RippleHlslRoundTrip.cmake), for
 # the test-only table that ripple_embed_round_trip() generates.
 
@@ -44,6 +47,25 @@ function(_ripple_kernel_variant name source suffix defines)
         VERBATIM)
     set_property(GLOBAL APPEND_STRING PROPERTY RIPPLE_KERNEL_LINES "${variant} ${spv} ${stripped}\n")
     set_property(GLOBAL APPEND PROPERTY RIPPLE_KERNEL_OUTPUTS ${spv} ${stripped})
+    if(RIPPLE_PROFILE_KERNELS)
+        # The PROFILE permutation (glsl/include/ripple/profile.glsl), "<variant>.profile", from the source
+        # ripple_kernel() generated.
+        set(pspv ${out_dir}/${variant}.profile.spv)
+        set(pstripped ${out_dir}/${variant}.profile.strip.spv)
+        add_custom_command(
+            OUTPUT ${pspv} ${pstripped}
+            COMMAND ${RIPPLE_GLSLANG_VALIDATOR} --quiet --target-env vulkan1.1 -I${RIPPLE_GLSL_INCLUDE_DIR}
+                    ${define_flags} --depfile ${out_dir}/${variant}.profile.d -o ${pspv} ${RIPPLE_PROFILE_SOURCE}
+            COMMAND ${RIPPLE_SPIRV_VAL} --target-env vulkan1.1 ${pspv}
+            COMMAND ${RIPPLE_SPIRV_OPT} --strip-debug ${pspv} -o ${pstripped}
+            DEPENDS ${RIPPLE_PROFILE_SOURCE}
+            DEPFILE ${out_dir}/${variant}.profile.d
+            COMMENT "glsl ${variant} (profile)"
+            VERBATIM)
+        set_property(GLOBAL APPEND_STRING PROPERTY RIPPLE_KERNEL_LINES
+                     "${variant}.profile ${pspv} ${pstripped}\n")
+        set_property(GLOBAL APPEND PROPERTY RIPPLE_KERNEL_OUTPUTS ${pspv} ${pstripped})
+    endif()
     if(RIPPLE_BUILD_TESTS)
         # The HLSL round trip: the D3D12 HLSL compiled back for Vulkan (tests only).
         set(rt ${out_dir}/${variant}.hlsl.spv)
@@ -93,6 +115,16 @@ endfunction()
 function(ripple_kernel name)
     cmake_parse_arguments(K "" "" "AXES;EXCLUDE" ${ARGN})
     set(RIPPLE_KERNEL_EXCLUDES ${K_EXCLUDE})
+    if(RIPPLE_PROFILE_KERNELS)
+        set(RIPPLE_PROFILE_SOURCE ${RIPPLE_KERNEL_DIR}/profile/${name}.comp)
+        add_custom_command(
+            OUTPUT ${RIPPLE_PROFILE_SOURCE}
+            COMMAND ${CMAKE_COMMAND} -DSOURCE=${CMAKE_CURRENT_SOURCE_DIR}/${name}.comp
+                    -DOUT=${RIPPLE_PROFILE_SOURCE} -P ${PROJECT_SOURCE_DIR}/cmake/RippleProfileSource.cmake
+            DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${name}.comp ${PROJECT_SOURCE_DIR}/cmake/RippleProfileSource.cmake
+            COMMENT "profile source ${name}"
+            VERBATIM)
+    endif()
     _ripple_kernel_expand(${name} ${CMAKE_CURRENT_SOURCE_DIR}/${name}.comp "" "" "" "${K_AXES}")
 endfunction()
 

@@ -47,10 +47,13 @@ struct AdapterFeatures {
     /// shaderBufferFloat32AtomicAdd (VK_EXT_shader_atomic_float): FLOAT32 Add scatters by atomic add
     /// instead of compare-and-swap loops.
     bool float32AtomicAdd = false;
-    bool subgroups = false;             ///< compute-stage subgroup basic, ballot, arithmetic and shuffle
-    bool pushDescriptors = false;       ///< VK_KHR_push_descriptor
-    bool timelineSemaphore = false;     ///< required: tickets are timeline-semaphore values
-    bool timestamps = false;            ///< timestampComputeAndGraphics: per-operator GPU times
+    bool subgroups = false;         ///< compute-stage subgroup basic, ballot, arithmetic and shuffle
+    bool pushDescriptors = false;   ///< VK_KHR_push_descriptor
+    bool timelineSemaphore = false; ///< required: tickets are timeline-semaphore values
+    bool timestamps = false;        ///< timestampComputeAndGraphics: per-operator GPU times
+    /// shaderDeviceClock (VK_KHR_shader_clock) and shaderSMBuiltins (VK_NV_shader_sm_builtins): what
+    /// RecorderOptions::profile needs.
+    bool profiling = false;
     float timestampPeriodNs = 0;        ///< nanoseconds per timestamp tick
     uint32_t subgroupSize = 0;          ///< invocations per subgroup (0 if unknown)
     uint64_t maxStorageBufferRange = 0; ///< bytes one tensor binding may span; larger tensors are refused

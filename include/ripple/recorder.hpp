@@ -46,6 +46,12 @@ struct RecorderOptions {
     /// Records GPU timestamps so that Device::reports gives each operator's GPU time (needs
     /// AdapterFeatures::timestamps; otherwise the times are 0).
     bool timestamps = false;
+    /// Runs each dispatch's PROFILE permutation, which records per workgroup its SM and its start and end
+    /// on the device's clock (OperatorReport::dispatches). Needs a build with RIPPLE_PROFILE_KERNELS and a
+    /// device with AdapterFeatures::profiling; elsewhere the normal kernels run and the reports carry no
+    /// dispatches. A tool for finding where kernel time goes (bench/ripple_profile.cpp, docs/PROFILING.md),
+    /// not for production: each workgroup writes 64 bytes to host-visible memory.
+    bool profile = false;
 };
 
 /// Records commands for one submission; Device::submit submits them and empties the recorder for reuse.
@@ -122,6 +128,23 @@ class RIPPLE_API CommandRecorder {
     /// @endcond
 };
 
+/// One workgroup of a profiled dispatch (RecorderOptions::profile). Times are the device's real-time clock
+/// (shaderDeviceClock) in nanoseconds on NVIDIA; they compare within a submission.
+struct WorkgroupProfile {
+    uint32_t sm = 0;                  ///< the multiprocessor it ran on (gl_SMIDNV)
+    uint64_t startNanoseconds = 0;    ///< at its entry; 0 if the workgroup wrote no record
+    uint64_t endNanoseconds = 0;      ///< once every invocation of it had finished
+    uint64_t markNanoseconds[4] = {}; ///< its RIPPLE_MARK(n) points (GLSL), 0 where not marked
+};
+
+/// A profiled dispatch of an operator (RecorderOptions::profile).
+struct DispatchProfile {
+    std::string kernel;                       ///< the kernel variant, e.g. "topk_tile.f32"
+    uint32_t level = 0;                       ///< its level in the submission (RecorderStatistics::barriers)
+    uint64_t levelBeginNanoseconds = 0;       ///< with timestamps: its level's start (the timestamp clock)
+    std::vector<WorkgroupProfile> workgroups; ///< by workgroup number
+};
+
 /// What one recorded operator did, once its submission completed (Device::reports).
 struct OperatorReport {
     std::string label; ///< the label given to CommandRecorder::record, or the operator's name
@@ -136,6 +159,8 @@ struct OperatorReport {
     /// With timestamps: GPU nanoseconds of each level it spans, in order (for an operator recorded alone,
     /// one entry per dispatch of its plan: where its time goes).
     std::vector<uint64_t> levelNanoseconds;
+    /// With RecorderOptions::profile (where it applies): each dispatch it ran, in order.
+    std::vector<DispatchProfile> dispatches;
 };
 
 } // namespace ripple

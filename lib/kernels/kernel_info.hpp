@@ -20,6 +20,8 @@ constexpr uint32_t FeatureFloat16 = 1u << 7;       // shaderFloat16
 constexpr uint32_t FeatureFloat64 = 1u << 8;       // shaderFloat64
 // shaderBufferFloat32AtomicAdd (VK_EXT_shader_atomic_float)
 constexpr uint32_t FeatureFloat32AtomicAdd = 1u << 9;
+// shaderDeviceClock and shaderSMBuiltins: the PROFILE permutation (glsl/include/ripple/profile.glsl)
+constexpr uint32_t FeatureProfiling = 1u << 10;
 
 struct KernelBinding {
     uint32_t binding;

@@ -18,6 +18,12 @@ struct Submission {
         BackendBuffer* statusBuffer = nullptr; // host-visible; word at statusOffset, 0 = fine
         uint64_t statusOffset = 0;
         int32_t firstLevel = -1, lastLevel = -1; // levels of its first and last command (see LevelPlanner)
+        struct Profiled { // RecorderOptions::profile: a dispatch's workgroup records, host-visible
+            const char* kernel;
+            uint32_t level, groups;
+            std::shared_ptr<BackendBuffer> records;
+        };
+        std::vector<Profiled> profiled;
     };
     std::vector<Op> ops;
     std::vector<std::shared_ptr<void>> keepAlive; // buffers and operators used, alive until completion

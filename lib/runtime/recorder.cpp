@@ -49,6 +49,26 @@ std::vector<std::shared_ptr<void>> DeviceImpl::finishOne(Submission& s, const st
                 r.levelNanoseconds.push_back(times[static_cast<size_t>(l + 1)] -
                                              times[static_cast<size_t>(l)]);
         }
+        for (const Submission::Op::Profiled& p : op.profiled) {
+            DispatchProfile d;
+            d.kernel = p.kernel;
+            d.level = p.level;
+            if (p.level < times.size()) d.levelBeginNanoseconds = times[p.level];
+            const uint32_t* w = static_cast<const uint32_t*>(p.records->mapped);
+            auto at = [&](uint32_t g, uint32_t word) { // a 64-bit clock, low word first
+                return uint64_t(w[g * 16 + word]) | uint64_t(w[g * 16 + word + 1]) << 32;
+            };
+            d.workgroups.resize(p.groups);
+            for (uint32_t g = 0; g < p.groups; ++g) {
+                if (w[g * 16 + 1] != 1) continue; // no record: start stays 0
+                WorkgroupProfile& wg = d.workgroups[g];
+                wg.sm = w[g * 16];
+                wg.startNanoseconds = at(g, 2);
+                wg.endNanoseconds = at(g, 4);
+                for (uint32_t m = 0; m < 4; ++m) wg.markNanoseconds[m] = at(g, 6 + 2 * m);
+            }
+            r.dispatches.push_back(std::move(d));
+        }
         if (s.first.ok() && !r.status.ok()) s.first = r.status;
         s.reports.push_back(std::move(r));
     }
@@ -197,6 +217,17 @@ Status CommandRecorder::record(const Operator& op, const std::vector<TensorBindi
                 break;
             }
         }
+        const kernels::KernelInfo* profiled = r.options.profile ? r.profileKernel(k) : nullptr;
+        std::shared_ptr<detail::BackendBuffer> records;
+        if (profiled) { // binding 7: 16 words per workgroup (glsl/include/ripple/profile.glsl)
+            auto b = r.device->backend->createBuffer(uint64_t(d.groups) * 64, true);
+            if (!b) return b.status();
+            std::memset(b.value()->mapped, 0, b.value()->size);
+            records = std::move(b.value());
+            c.ranges.resize(8, c.ranges[0]);
+            c.ranges[7] = {records.get(), 0, records->size};
+            c.kernel = profiled;
+        }
         std::vector<detail::Access> accesses;
         for (uint32_t b = 0; b < k.bindingCount; ++b) {
             const detail::BufferRange& range = c.ranges[k.bindings[b].binding];
@@ -205,6 +236,9 @@ Status CommandRecorder::record(const Operator& op, const std::vector<TensorBindi
         }
         r.add(std::move(c), accesses);
         r.stats.dispatches++;
+        if (records)
+            r.submission.ops[static_cast<size_t>(opIndex)].profiled.push_back(
+                {profiled->name, r.commands.back().level, d.groups, std::move(records)});
     }
     r.submission.keepAlive.push_back(op.impl_);
     for (const TensorBinding& b : bindings)

@@ -154,6 +154,14 @@ struct RecorderImpl {
         statusUsed = kStatusSlotsPerChunk;
     }
     uint64_t statusStride() const { return device->bindingAlignment; }
+    // The PROFILE permutation of `k` (RecorderOptions::profile), its pipeline ready; nullptr where the build
+    // has none or the device cannot run it.
+    const kernels::KernelInfo* profileKernel(const kernels::KernelInfo& k) {
+        if (!device->backend->adapter().features.profiling) return nullptr;
+        const kernels::KernelInfo* p = kernels::findKernel(std::string(k.name) + ".profile");
+        if (!p || !device->backend->preparePipeline(*p)) return nullptr;
+        return p;
+    }
     Result<BufferRange> statusSlot() {
         if (statusUsed == kStatusSlotsPerChunk) { // a zeroed chunk from the device's pool, or a new one
             std::shared_ptr<BackendBuffer> chunk;

@@ -129,6 +129,18 @@ Result<std::unique_ptr<detail::BackendDevice>> VulkanDevice::create(const Device
         exts.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
     }
 
+    VkPhysicalDeviceShaderClockFeaturesKHR clock{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR};
+    VkPhysicalDeviceShaderSMBuiltinsFeaturesNV sm{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_FEATURES_NV};
+    if (f.profiling) { // enabled where present: only the PROFILE kernels use them
+        clock.shaderDeviceClock = VK_TRUE;
+        sm.shaderSMBuiltins = VK_TRUE;
+        *tail = &clock, tail = &clock.pNext;
+        *tail = &sm, tail = &sm.pNext;
+        exts.push_back(VK_KHR_SHADER_CLOCK_EXTENSION_NAME);
+        exts.push_back(VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME);
+    }
+
     float priority = 1.0f;
     VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
     queue.queueFamilyIndex = dev->queueFamily_;
@@ -242,6 +254,7 @@ Result<std::unique_ptr<VulkanDevice>> VulkanDevice::adopt(const AdoptedHandles& 
     f.storage8 &= e.storage8, f.storage16 &= e.storage16, f.int64Atomics &= e.int64Atomics;
     f.float32AtomicAdd &= e.float32AtomicAdd;
     f.pushDescriptors &= e.pushDescriptors, f.subgroups &= e.subgroups;
+    f.profiling &= e.profiling;
     dev->device_ = h.device;
     dev->ownsDevice_ = false;
     dev->queue_ = h.queue;

@@ -219,6 +219,16 @@ AdapterInfo Instance::describe(uint32_t index) const {
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
     if (hasExtension(fn_, pd, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME))
         *tail = &atomicFloat, tail = &atomicFloat.pNext;
+    // The profiler's clocks and SM numbers (RecorderOptions::profile).
+    VkPhysicalDeviceShaderClockFeaturesKHR clock{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR};
+    VkPhysicalDeviceShaderSMBuiltinsFeaturesNV sm{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_FEATURES_NV};
+    const bool profiling = hasExtension(fn_, pd, VK_KHR_SHADER_CLOCK_EXTENSION_NAME) &&
+                           hasExtension(fn_, pd, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME);
+    if (profiling) {
+        *tail = &clock, tail = &clock.pNext;
+        *tail = &sm, tail = &sm.pNext;
+    }
     fn_.vkGetPhysicalDeviceFeatures2(pd, &features);
 
     AdapterInfo info;
@@ -264,6 +274,7 @@ AdapterInfo Instance::describe(uint32_t index) const {
     f.subgroupSize = subgroup.subgroupSize;
     f.pushDescriptors = hasExtension(fn_, pd, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
     f.timelineSemaphore = timeline.timelineSemaphore;
+    f.profiling = profiling && clock.shaderDeviceClock && sm.shaderSMBuiltins;
     f.timestampPeriodNs = props.properties.limits.timestampPeriod;
     f.timestamps = props.properties.limits.timestampComputeAndGraphics;
     f.maxStorageBufferRange = props.properties.limits.maxStorageBufferRange;

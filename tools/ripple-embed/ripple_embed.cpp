@@ -131,6 +131,10 @@ bool reflect(Variant& v) {
             case SpvCapabilityAtomicFloat32AddEXT:
                 v.features |= FeatureFloat32AtomicAdd;
                 break;
+            case SpvCapabilityShaderClockKHR:
+            case SpvCapabilityShaderSMBuiltinsNV:
+                v.features |= FeatureProfiling;
+                break;
             case SpvCapabilityGroupNonUniform:
             case SpvCapabilityGroupNonUniformBallot:
             case SpvCapabilityGroupNonUniformArithmetic:

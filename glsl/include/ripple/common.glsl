@@ -9,6 +9,11 @@ layout(std430, binding = 0) readonly buffer Params { uint params[]; };
 
 #define P(i) params[pc.paramsBase + (i)]
 
+// A phase mark for the profiler (ripple/profile.glsl); nothing outside the PROFILE permutation.
+#ifndef RIPPLE_MARK
+#define RIPPLE_MARK(n)
+#endif
+
 // A tensor view in params: [rank, sizes[8], strides[8]] (17 words), strides in elements.
 #define VIEW_WORDS 17u
 
