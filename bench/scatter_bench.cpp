@@ -58,7 +58,8 @@ std::string jsonCase(const ScatterCase& c, double us, double best, double host, 
 // disjoint random sets), so that no run finds the rows the run before it wrote still in the L2 cache.
 ripple::Status hostLone(ripple::Device& dev, uint32_t runs,
                         const std::function<ripple::Status(ripple::CommandRecorder&)>& record,
-                        std::vector<double>& hostUs, std::vector<double>& gpuUs) {
+                        std::vector<double>& hostUs, std::vector<double>& gpuUs,
+                        std::vector<double>& hostFull) {
     std::vector<double> full, empty;
     for (uint32_t i = 0; i < runs; ++i)
         for (bool withOp : {true, false}) {
@@ -83,6 +84,7 @@ ripple::Status hostLone(ripple::Device& dev, uint32_t runs,
         }
     const double base = median(empty);
     for (double f : full) hostUs.push_back(f - base);
+    hostFull = full;
     return {};
 }
 
@@ -228,7 +230,7 @@ int runScatter(ripple::Device& dev, const BenchOptions& opt, double ceiling, std
                             op.value(),
                             {{&in.value(), 0}, {&idx.value(), 0}, {&upd.value(), 0}, {&target, 0}});
                     },
-                    times.us, gpuAlone);
+                    times.us, gpuAlone, times.hostUs);
                 !s)
                 return fail(s);
         } else {
