@@ -111,7 +111,8 @@ struct DeviceOptions {
     /// microseconds of completion but keeps the calling thread runnable; a blocked thread wakes tens of
     /// microseconds after the GPU finishes (22 us measured on an H100, NVIDIA 580 driver). 0 blocks at
     /// once; the default polls for 5 ms, longer than most operators run (CUDA's cudaDeviceScheduleAuto
-    /// spins likewise when cores are free).
+    /// spins likewise when cores are free). A CPU adapter (lavapipe) never polls: its work runs on the
+    /// host's cores, which polling would take from it.
     uint32_t waitPollMicroseconds = 5000;
 };
 

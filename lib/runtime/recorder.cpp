@@ -399,7 +399,10 @@ Status Device::wait(Ticket ticket, uint64_t timeoutNs) {
     // Poll first: a thread blocked in the driver wakes tens of microseconds after completion.
     using clock = std::chrono::steady_clock;
     const auto start = clock::now();
-    const uint64_t pollNs = std::min<uint64_t>(impl_->options.waitPollMicroseconds * 1000ull, timeoutNs);
+    // Not on a CPU adapter (lavapipe): its work runs on the host's cores, which polling would take from it.
+    const bool cpu = impl_->backend->adapter().type == AdapterType::Cpu;
+    const uint64_t pollNs =
+        cpu ? 0 : std::min<uint64_t>(impl_->options.waitPollMicroseconds * 1000ull, timeoutNs);
     while (static_cast<uint64_t>(std::chrono::nanoseconds(clock::now() - start).count()) < pollNs) {
         auto done = impl_->backend->isComplete(ticket.value);
         if (!done) return done.status();

@@ -352,7 +352,7 @@ TEST_CASE("Uploads and readbacks in a recording, ordered with the operators arou
     CHECK(dev.validationMessageCount() == 0);
 }
 
-TEST_CASE("Profiled recordings compute the same; workgroup records where the device and build allow",
+TEST_CASE("Profiled recordings compute the same, with workgroup records where the device and build allow",
           "[recorder][gpu]") {
     Device& dev = rt::device();
     TopKDesc t = topk(DataType::Float32, 3, 5000, 7);
