@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+// Where execute()'s host time goes (issue 19): createRecorder, record, submit and wait timed apart, for a
+// tiny TopK and the in-place ScatterND of 65536 rows; median of 200 after 20 warm-up runs. A probe for
+// bench/NOTES.md, built by hand: g++ -O2 -std=c++17 -Iinclude execute_breakdown.cpp libripple.a -ldl -lpthread
+#include <ripple/ripple.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <numeric>
+#include <random>
+#include <vector>
+
+using clk = std::chrono::steady_clock;
+
+static double med(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+static void breakdown(ripple::Device& d, const char* name, const ripple::Operator& op,
+                      const std::vector<ripple::TensorBinding>& b) {
+    std::vector<double> create, record, submit, wait, total, gpu;
+    for (int i = 0; i < 220; ++i) {
+        ripple::RecorderOptions ro;
+        ro.timestamps = (i % 2) == 1; // every other run also gives the GPU span
+        const auto t0 = clk::now();
+        auto rec = d.createRecorder(ro);
+        const auto t1 = clk::now();
+        (void)rec.value().record(op, b);
+        const auto t2 = clk::now();
+        auto tk = d.submit(rec.value());
+        const auto t3 = clk::now();
+        (void)d.wait(tk.value());
+        const auto t4 = clk::now();
+        if (i < 20) continue;
+        auto us = [](clk::time_point a, clk::time_point z) { return std::chrono::duration<double, std::micro>(z - a).count(); };
+        if (ro.timestamps) {
+            gpu.push_back(d.reports(tk.value()).value()[0].gpuNanoseconds / 1000.0);
+            continue;
+        }
+        create.push_back(us(t0, t1)), record.push_back(us(t1, t2)), submit.push_back(us(t2, t3));
+        wait.push_back(us(t3, t4)), total.push_back(us(t0, t4));
+    }
+    std::printf("%-34s create %6.1f  record %6.1f  submit %6.1f  wait %6.1f  total %6.1f  | GPU span %6.1f us\n",
+                name, med(create), med(record), med(submit), med(wait), med(total), med(gpu));
+}
+
+int main() {
+    auto dev = ripple::Device::create();
+    if (!dev.ok()) return std::printf("%s\n", dev.status().message().c_str()), 1;
+    auto& d = dev.value();
+    ripple::TopKDesc k;
+    k.InputTensor = {ripple::DataType::Float32, {1, 1, 3, 4}, {}};
+    k.OutputValueTensor = {ripple::DataType::Float32, {1, 1, 3, 2}, {}};
+    k.OutputIndexTensor = {ripple::DataType::UInt32, {1, 1, 3, 2}, {}};
+    k.Axis = 3;
+    k.K = 2;
+    auto tiny = d.compile(k);
+    auto in = d.createBuffer(64), v = d.createBuffer(64), ix = d.createBuffer(64);
+    breakdown(d, "topk (1,1,3,4) k2", tiny.value(), {{&in.value(), 0}, {&v.value(), 0}, {&ix.value(), 0}});
+    const uint64_t R = 1048576, C = 256, U = 65536;
+    ripple::ScatterNDDesc s;
+    s.InputTensor = s.OutputTensor = {ripple::DataType::Float32, {uint32_t(R), uint32_t(C)}, {}};
+    s.IndicesTensor = {ripple::DataType::Int32, {uint32_t(U), 1}, {}};
+    s.UpdatesTensor = {ripple::DataType::Float32, {uint32_t(U), uint32_t(C)}, {}};
+    s.InputDimensionCount = s.IndicesDimensionCount = 2;
+    auto op = d.compile(s);
+    auto t = d.createBuffer(R * C * 4), ind = d.createBuffer(U * 4), up = d.createBuffer(U * C * 4);
+    std::vector<int32_t> rows(R);
+    std::iota(rows.begin(), rows.end(), 0);
+    std::shuffle(rows.begin(), rows.end(), std::mt19937(2));
+    (void)d.upload(ind.value(), 0, rows.data(), U * 4);
+    breakdown(d, "scatter_nd in place 65536 rows", op.value(),
+              {{&t.value(), 0}, {&ind.value(), 0}, {&up.value(), 0}, {&t.value(), 0}});
+    return 0;
+}
