@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Where execute()'s host time goes (issue 19): createRecorder, record, submit and wait timed apart, for a
 // tiny TopK and the in-place ScatterND of 65536 rows; median of 200 after 20 warm-up runs. A probe for
-// bench/NOTES.md, built by hand: g++ -O2 -std=c++17 -Iinclude execute_breakdown.cpp libripple.a -ldl -lpthread
+// bench/NOTES.md, built by hand: g++ -O2 -std=c++17 -Iinclude execute_breakdown.cpp libripple.a -ldl
+// -lpthread
 #include <ripple/ripple.hpp>
 
 #include <algorithm>
@@ -34,7 +35,9 @@ static void breakdown(ripple::Device& d, const char* name, const ripple::Operato
         (void)d.wait(tk.value());
         const auto t4 = clk::now();
         if (i < 20) continue;
-        auto us = [](clk::time_point a, clk::time_point z) { return std::chrono::duration<double, std::micro>(z - a).count(); };
+        auto us = [](clk::time_point a, clk::time_point z) {
+            return std::chrono::duration<double, std::micro>(z - a).count();
+        };
         if (ro.timestamps) {
             gpu.push_back(d.reports(tk.value()).value()[0].gpuNanoseconds / 1000.0);
             continue;
@@ -42,8 +45,9 @@ static void breakdown(ripple::Device& d, const char* name, const ripple::Operato
         create.push_back(us(t0, t1)), record.push_back(us(t1, t2)), submit.push_back(us(t2, t3));
         wait.push_back(us(t3, t4)), total.push_back(us(t0, t4));
     }
-    std::printf("%-34s create %6.1f  record %6.1f  submit %6.1f  wait %6.1f  total %6.1f  | GPU span %6.1f us\n",
-                name, med(create), med(record), med(submit), med(wait), med(total), med(gpu));
+    std::printf(
+        "%-34s create %6.1f  record %6.1f  submit %6.1f  wait %6.1f  total %6.1f  | GPU span %6.1f us\n",
+        name, med(create), med(record), med(submit), med(wait), med(total), med(gpu));
 }
 
 int main() {
