@@ -11,16 +11,9 @@
 #include <chrono>
 
 using namespace ripple;
+using rt::freshDevice;
 
 namespace {
-
-Device freshDevice() {
-    DeviceOptions options;
-    options.validation = true;
-    auto d = Device::create(options);
-    REQUIRE(d.ok());
-    return std::move(d.value());
-}
 
 void inject(Device& dev, detail::FaultPoint point, StatusCode code) {
     dev.impl_->backend->injectFault(point, code);

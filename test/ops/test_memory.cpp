@@ -10,16 +10,9 @@
 #include <random>
 
 using namespace ripple;
+using rt::freshDevice;
 
 namespace {
-
-Device freshDevice() {
-    DeviceOptions options;
-    options.validation = true;
-    auto d = Device::create(options);
-    REQUIRE(d.ok());
-    return std::move(d.value());
-}
 
 detail::BackendDevice::MemoryCounts counts(Device& dev) {
     return dev.impl_->backend->memoryCounts();

@@ -34,6 +34,15 @@ bool hlslRoundTrip() {
     return mode && std::string(mode) == "hlsl";
 }
 
+ripple::Device freshDevice() {
+    ripple::DeviceOptions options;
+    options.validation = true;
+    auto d = ripple::Device::create(options);
+    INFO(d.status().message());
+    REQUIRE(d.ok());
+    return std::move(d.value());
+}
+
 ripple::Device& device(ripple::KernelPreference preference) {
     // Every device made from now on runs the round trip's modules (kernels/round_trip.hpp).
     if (hlslRoundTrip()) ripple::kernels::installHlslRoundTrip(&ripple::kernels::kHlslRoundTripTable);

@@ -13,6 +13,9 @@ namespace rt {
 // The shared test device (validation layer on) for a kernel preference; the test fails if it cannot be made.
 // With RIPPLE_TEST_KERNELS=hlsl every device runs the HLSL round trip of the D3D12 path instead.
 ripple::Device& device(ripple::KernelPreference preference = ripple::KernelPreference::Auto);
+// A device of its own (validation layer on), for tests that change a device's state (faults, memory
+// counts); the test fails if it cannot be made.
+ripple::Device freshDevice();
 // Whether this run tests the HLSL round trip (RIPPLE_TEST_KERNELS=hlsl): 64-bit scatters are then
 // Unsupported.
 bool hlslRoundTrip();
