@@ -63,6 +63,21 @@ int main() {
     auto tiny = d.compile(k);
     auto in = d.createBuffer(64), v = d.createBuffer(64), ix = d.createBuffer(64);
     breakdown(d, "topk (1,1,3,4) k2", tiny.value(), {{&in.value(), 0}, {&v.value(), 0}, {&ix.value(), 0}});
+    ripple::TopKDesc big = k;
+    big.InputTensor = {ripple::DataType::Float32, {64, 128256}, {}};
+    big.OutputValueTensor = {ripple::DataType::Float32, {64, 50}, {}};
+    big.OutputIndexTensor = {ripple::DataType::UInt32, {64, 50}, {}};
+    big.Axis = 1;
+    big.K = 50;
+    auto llm = d.compile(big);
+    auto bin = d.createBuffer(64 * 128256 * 4), bv = d.createBuffer(64 * 50 * 4),
+         bi = d.createBuffer(64 * 50 * 4);
+    std::vector<float> logits(64 * 128256);
+    std::mt19937 g(1);
+    for (float& x : logits) x = std::uniform_real_distribution<float>(-8, 8)(g);
+    (void)d.upload(bin.value(), 0, logits.data(), logits.size() * 4);
+    breakdown(d, "topk (64,128256) k50", llm.value(),
+              {{&bin.value(), 0}, {&bv.value(), 0}, {&bi.value(), 0}});
     const uint64_t R = 1048576, C = 256, U = 65536;
     ripple::ScatterNDDesc s;
     s.InputTensor = s.OutputTensor = {ripple::DataType::Float32, {uint32_t(R), uint32_t(C)}, {}};

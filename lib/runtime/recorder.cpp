@@ -403,15 +403,22 @@ Status Device::wait(Ticket ticket, uint64_t timeoutNs) {
     const bool cpu = impl_->backend->adapter().type == AdapterType::Cpu;
     const uint64_t pollNs =
         cpu ? 0 : std::min<uint64_t>(impl_->options.waitPollMicroseconds * 1000ull, timeoutNs);
-    while (static_cast<uint64_t>(std::chrono::nanoseconds(clock::now() - start).count()) < pollNs) {
-        auto done = impl_->backend->isComplete(ticket.value);
+    bool complete = false;
+    for (;;) {
+        const auto polled = static_cast<uint64_t>(std::chrono::nanoseconds(clock::now() - start).count());
+        if (polled >= pollNs) break;
+        auto done = impl_->backend->isComplete(ticket.value); // retires the submission once complete
         if (!done) return done.status();
-        if (done.value()) break;
-        std::this_thread::yield();
+        if ((complete = done.value())) break;
+        // Spin for the first 200 us (most operators end within them), then leave the core to others
+        // between polls: a yield can keep the thread off its core well past the GPU's completion.
+        if (polled > 200000) std::this_thread::yield();
     }
     const uint64_t spent = static_cast<uint64_t>(std::chrono::nanoseconds(clock::now() - start).count());
-    if (Status s = impl_->backend->wait(ticket.value, timeoutNs > spent ? timeoutNs - spent : 0); !s)
-        return s;
+    if (!complete) {
+        if (Status s = impl_->backend->wait(ticket.value, timeoutNs > spent ? timeoutNs - spent : 0); !s)
+            return s;
+    }
     impl_->finish(ticket.value);
     std::lock_guard<std::mutex> lock(impl_->mutex);
     auto it = impl_->submissions.find(ticket.value);

@@ -74,10 +74,17 @@ Result<std::unique_ptr<detail::BackendDevice>> VulkanDevice::create(const Device
     fn.vkGetPhysicalDeviceQueueFamilyProperties(dev->physical_, &familyCount, nullptr);
     std::vector<VkQueueFamilyProperties> families(familyCount);
     fn.vkGetPhysicalDeviceQueueFamilyProperties(dev->physical_, &familyCount, families.data());
-    bool found = false;
-    for (uint32_t i = 0; i < familyCount && !found; ++i)
-        if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) dev->queueFamily_ = i, found = true;
-    if (!found) return Status(StatusCode::NoDevice, dev->adapter_.name + " has no compute queue");
+    // A compute queue without graphics where there is one (with timestamps): on the H100 (driver 580) work
+    // submitted there starts 2.5 us sooner than on the graphics family (bench/NOTES.md, "Launch latency").
+    int family = -1;
+    for (uint32_t i = 0; i < familyCount && family < 0; ++i)
+        if ((families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) &&
+            !(families[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) && families[i].timestampValidBits > 0)
+            family = static_cast<int>(i);
+    for (uint32_t i = 0; i < familyCount && family < 0; ++i)
+        if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) family = static_cast<int>(i);
+    if (family < 0) return Status(StatusCode::NoDevice, dev->adapter_.name + " has no compute queue");
+    dev->queueFamily_ = static_cast<uint32_t>(family);
 
     if (!f.timelineSemaphore)
         return Status(StatusCode::NoDevice, dev->adapter_.name +
@@ -109,6 +116,20 @@ Result<std::unique_ptr<detail::BackendDevice>> VulkanDevice::create(const Device
     features.pNext = &timeline;
     timeline.pNext = &s16;
     void** tail = &s16.pNext;
+    // Timestamp queries reset on the host, not by a command: the command delays the GPU's start by ~3 us.
+    VkPhysicalDeviceHostQueryResetFeatures queryReset{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES};
+    if (v12) {
+        VkPhysicalDeviceHostQueryResetFeatures supported{
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES};
+        VkPhysicalDeviceFeatures2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &supported};
+        fn.vkGetPhysicalDeviceFeatures2(dev->physical_, &query);
+        if (supported.hostQueryReset) {
+            queryReset.hostQueryReset = VK_TRUE;
+            *tail = &queryReset, tail = &queryReset.pNext;
+            dev->hostQueryReset_ = true;
+        }
+    }
     if (f.storage8) {
         *tail = &s8, tail = &s8.pNext;
         if (!v12) exts.push_back(VK_KHR_8BIT_STORAGE_EXTENSION_NAME);
@@ -527,8 +548,9 @@ Result<std::unique_ptr<detail::BackendCommandList>> VulkanDevice::beginCommands(
     }
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    if (slot.queries && hostQueryReset_) t_.vkResetQueryPool(device_, slot.queries, 0, slot.querySlots);
     t_.vkBeginCommandBuffer(slot.cmd, &begin);
-    if (slot.queries) t_.vkCmdResetQueryPool(slot.cmd, slot.queries, 0, slot.querySlots);
+    if (slot.queries && !hostQueryReset_) t_.vkCmdResetQueryPool(slot.cmd, slot.queries, 0, slot.querySlots);
     auto list = std::make_unique<VulkanCommandList>(*this, slot);
     list->barrier(); // after everything submitted earlier on this queue
     return std::unique_ptr<detail::BackendCommandList>(std::move(list));

@@ -150,6 +150,7 @@ class VulkanDevice : public detail::BackendDevice {
     VolkDeviceTable t_{};
     VkQueue queue_ = VK_NULL_HANDLE;
     uint32_t queueFamily_ = 0;
+    bool hostQueryReset_ = false; // Vulkan 1.2's hostQueryReset enabled: queries reset by vkResetQueryPool
     VkPhysicalDeviceMemoryProperties memory_{};
     VkSemaphore timeline_ = VK_NULL_HANDLE;
     VkPipelineCache cache_ = VK_NULL_HANDLE;
