@@ -36,37 +36,6 @@ void writeElement(uint e, uvec2 bits) {
 #endif
 }
 
-#if !defined(SCATTER_LAST)
-#if ELEM_BITS == 64
-#define ACC_T uint64_t
-#define ACC_LOAD(buf, off) packUint2x32(LOAD_ELEM(buf, off))
-#else
-#define ACC_T uint
-#define ACC_LOAD(buf, off) LOAD_ELEM(buf, off).x
-#endif
-#define RUN_BATCH 16u
-
-// Folds the run of `key` that starts at pair s into acc, in order. Updates are read RUN_BATCH at a time,
-// all loads of a batch issued before its in-order fold: a long run (few targets, many duplicates) then waits
-// one memory round trip per RUN_BATCH updates instead of one per update (790 -> see bench/NOTES.md). Pairs
-// past the run are loaded too (their numbers are valid update numbers) and not folded.
-ACC_T foldRun(ACC_T acc, uint s, uint key, uint within, uint slice, uint op, uint pairs) {
-    for (uint j = s;; j += RUN_BATCH) {
-        ACC_T v[RUN_BATCH];
-        bool take[RUN_BATCH];
-        [[unroll]] for (uint i = 0u; i < RUN_BATCH; ++i) {
-            const uint k = min(j + i, pairs - 1u);
-            take[i] = j + i < pairs && keys[k] == key;
-            v[i] = ACC_LOAD(updates, viewOffset(4u, numbers[k] * slice + within));
-        }
-        [[unroll]] for (uint i = 0u; i < RUN_BATCH; ++i)
-            if (take[i]) acc = combineBits(acc, v[i], op);
-        if (!take[RUN_BATCH - 1u]) return acc;  // keys are sorted: the run ended in this batch
-    }
-    return acc;
-}
-#endif
-
 void main() {
     const uint pairs = P(0), slice = P(1), targets = P(2);
     const uint count = pairs * slice;  // the updates' element count
@@ -82,14 +51,15 @@ void main() {
         if (s > 0u && keys[s - 1u] == key) continue;  // not the run's first
         const uint op = P(3);
         const uint target = key * slice + within;
-        ACC_T acc = ACC_LOAD(outWords, target);
-        if (s + 1u < pairs && keys[s + 1u] == key)
-            acc = foldRun(acc, s, key, within, slice, op, pairs);
-        else  // a run of one update, the common case of few duplicates
-            acc = combineBits(acc, ACC_LOAD(updates, viewOffset(4u, numbers[s] * slice + within)), op);
 #if ELEM_BITS == 64
+        uint64_t acc = packUint2x32(LOAD_ELEM(outWords, target));
+        for (uint j = s; j < pairs && keys[j] == key; ++j)
+            acc = combineBits(acc, packUint2x32(LOAD_ELEM(updates, viewOffset(4u, numbers[j] * slice + within))), op);
         writeElement(target, unpackUint2x32(acc));
 #else
+        uint acc = LOAD_ELEM(outWords, target).x;
+        for (uint j = s; j < pairs && keys[j] == key; ++j)
+            acc = combineBits(acc, LOAD_ELEM(updates, viewOffset(4u, numbers[j] * slice + within)).x, op);
         writeElement(target, uvec2(acc, 0u));
 #endif
 #endif
