@@ -7,6 +7,7 @@
 #include "core/planners.hpp"
 #include "core/shape.hpp"
 
+#include <algorithm>
 #include <numeric>
 
 namespace ripple::core {
@@ -94,16 +95,21 @@ void addOrderedScatter(Plan& plan, const OrderedScatter& s) {
     p.push_back(static_cast<uint32_t>(s.reduction));
     appendView(p, base, upd.Sizes, effectiveStrides(upd));
     PlanDispatch apply;
+    // Runs of 16 or more updates per target on average (one element each): a workgroup per target spreads
+    // each run's loads (bench/NOTES.md "Deterministic runs"); else an invocation per run and element.
+    const bool longRuns = s.reduction != ScatterReduction::None && s.slice == 1 && s.targets > 0 &&
+                          s.pairs >= 16ull * s.targets;
     apply.kernel = s.reduction == ScatterReduction::None
                        ? std::string("scatter_ordered_last.") + elementClass(upd.DataType)
-                       : std::string("scatter_ordered.") + reduceClass(upd.DataType);
+                       : std::string(longRuns ? "scatter_ordered_runs." : "scatter_ordered.") +
+                             reduceClass(upd.DataType);
     apply.bindings = {{BindingKind::Params},
                       keys[pass % 2],
                       numbers[pass % 2],
                       {BindingKind::Tensor, 2},
                       {BindingKind::Tensor, 3}};
     apply.paramsBase = base;
-    apply.groups = groupsFor(upd.elementCount());
+    apply.groups = longRuns ? std::min<uint32_t>(s.targets, 65535u) : groupsFor(upd.elementCount());
     appendGroupOrder(p, apply.groups);
     plan.dispatches.push_back(std::move(apply));
 }

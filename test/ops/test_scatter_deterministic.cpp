@@ -156,6 +156,20 @@ TEST_CASE("Deterministic scatters equal the row-major reference bit for bit (eve
                 d.Deterministic = true;
                 checkOrdered(d, input, indices, updates, rt::referenceScatterElements, 3);
             }
+            { // ScatterElements, 2000 updates into the even elements of [33] (about 118 each, over two of the
+              // long-run pass's batches of 64); the odd ones get none and keep their input
+                rt::HostTensor input(type, {33}), indices(indexType, {2000}), updates(type, {2000});
+                for (uint32_t i = 0; i < 2000; ++i) putIndex(indices, i, 2 * (rng() % 17), 33, rng);
+                fill(input, reduction, rng);
+                fill(updates, reduction, rng);
+                ScatterElementsDesc d;
+                d.InputTensor = d.OutputTensor = {type, {33}, {}};
+                d.IndicesTensor = {indexType, {2000}, {}};
+                d.UpdatesTensor = {type, {2000}, {}};
+                d.Reduction = reduction;
+                d.Deterministic = true;
+                checkOrdered(d, input, indices, updates, rt::referenceScatterElements, 2);
+            }
         }
     }
 }

@@ -403,7 +403,8 @@ TEST_CASE("Deterministic scatters plan keys, one sort pass per 8 bits of the tar
         const size_t passes = targets < 256 ? 1 : targets < 65536 ? 2 : 3;
         std::vector<std::string> want = {p.value().dispatches[0].kernel, "scatter_elements_keys.i32"};
         for (size_t i = 0; i < passes; ++i) want.insert(want.end(), pass.begin(), pass.end());
-        want.push_back("scatter_ordered.u8");
+        // 1000 updates: 16 or more per target for 1..62 targets, a workgroup per target's run then.
+        want.push_back(1000 >= 16 * targets ? "scatter_ordered_runs.u8" : "scatter_ordered.u8");
         INFO("targets " << targets);
         CHECK(kernels(p.value()) == want);
         for (size_t i = 0; i < passes; ++i)
@@ -414,4 +415,15 @@ TEST_CASE("Deterministic scatters plan keys, one sort pass per 8 bits of the tar
     auto p = core::planScatterND(nd, limits());
     REQUIRE(p.ok());
     CHECK(kernels(p.value()).back() == "scatter_ordered_last.b32");
+    // Long runs but a target of several elements (ScatterND slices): an invocation per run and element.
+    ScatterNDDesc rows; // 128 index tuples into 8 rows of 4: 16 per row
+    rows.InputTensor = rows.OutputTensor = {DataType::Float32, {8, 4}, {}};
+    rows.IndicesTensor = {DataType::Int32, {128, 1}, {}};
+    rows.UpdatesTensor = {DataType::Float32, {128, 4}, {}};
+    rows.InputDimensionCount = rows.IndicesDimensionCount = 2;
+    rows.Reduction = ScatterReduction::Add;
+    rows.Deterministic = true;
+    auto slices = core::planScatterND(rows, limits());
+    REQUIRE(slices.ok());
+    CHECK(kernels(slices.value()).back().rfind("scatter_ordered.", 0) == 0);
 }
