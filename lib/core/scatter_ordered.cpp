@@ -93,7 +93,7 @@ void addOrderedScatter(Plan& plan, const OrderedScatter& s) {
     p.push_back(static_cast<uint32_t>(s.slice));
     p.push_back(s.targets);
     p.push_back(static_cast<uint32_t>(s.reduction));
-    appendView(p, base, upd.Sizes, effectiveStrides(upd));
+    appendPackedView(p, base, upd); // the apply pass reads an update per element: no divisions if packed
     PlanDispatch apply;
     // Runs of 16 or more updates per target on average (one element each): a workgroup per target spreads
     // each run's loads (bench/NOTES.md "Deterministic runs"); else an invocation per run and element.

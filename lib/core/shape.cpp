@@ -106,4 +106,10 @@ uint32_t appendView(std::vector<uint32_t>& params, uint32_t blockBase, const std
     return at;
 }
 
+uint32_t appendPackedView(std::vector<uint32_t>& params, uint32_t blockBase, const TensorDesc& t) {
+    const std::vector<uint32_t> strides = effectiveStrides(t);
+    if (strides == packedStrides(t.Sizes)) return appendView(params, blockBase, {}, {});
+    return appendView(params, blockBase, t.Sizes, strides);
+}
+
 } // namespace ripple::core

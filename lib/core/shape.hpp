@@ -37,5 +37,8 @@ Status checkSizes(const char* op, const char* name, const TensorDesc& t,
 uint32_t appendView(std::vector<uint32_t>& params, uint32_t blockBase, const std::vector<uint32_t>& sizes,
                     const std::vector<uint32_t>& strides);
 std::vector<uint32_t> effectiveStrides(const TensorDesc& t);
+// As appendView, but a packed tensor's view gets rank 0, which viewOffset (glsl/include/ripple/common.glsl)
+// maps to the element's own position without dividing by each size.
+uint32_t appendPackedView(std::vector<uint32_t>& params, uint32_t blockBase, const TensorDesc& t);
 
 } // namespace ripple::core

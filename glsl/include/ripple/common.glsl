@@ -17,9 +17,11 @@ layout(std430, binding = 0) readonly buffer Params { uint params[]; };
 // A tensor view in params: [rank, sizes[8], strides[8]] (17 words), strides in elements.
 #define VIEW_WORDS 17u
 
-// Element offset (through the view's strides) of the element at packed row-major position `linear`.
+// Element offset (through the view's strides) of the element at packed row-major position `linear`. Rank 0
+// marks a packed view (core::appendPackedView): the offset is `linear`, without a division per dimension.
 uint viewOffset(uint view, uint linear) {
     uint rank = P(view);
+    if (rank == 0u) return linear;
     uint off = 0u;
     for (uint d = rank; d > 0u; --d) {
         uint size = P(view + d);
