@@ -109,7 +109,10 @@ void addOrderedScatter(Plan& plan, const OrderedScatter& s) {
                       {BindingKind::Tensor, 2},
                       {BindingKind::Tensor, 3}};
     apply.paramsBase = base;
-    apply.groups = longRuns ? std::min<uint32_t>(s.targets, 65535u) : groupsFor(upd.elementCount());
+    // scatter_ordered(_last) takes four elements per invocation where the slice length is a multiple of 4.
+    const uint64_t perInvocation = s.slice % 4 == 0 ? 4 : 1;
+    apply.groups =
+        longRuns ? std::min<uint32_t>(s.targets, 65535u) : groupsFor(upd.elementCount() / perInvocation);
     appendGroupOrder(p, apply.groups);
     plan.dispatches.push_back(std::move(apply));
 }

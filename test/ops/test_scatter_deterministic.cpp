@@ -120,6 +120,22 @@ TEST_CASE("Deterministic scatters equal the row-major reference bit for bit (eve
                 d.Deterministic = true;
                 checkOrdered(d, input, indices, updates, rt::referenceScatterND, 3);
             }
+            { // ScatterND, rows of 8 (four elements per invocation): 900 tuples into 37 rows
+                const uint32_t rows = 37, cols = 8, tuples = 900;
+                rt::HostTensor input(type, {rows, cols}), indices(indexType, {tuples, 1}),
+                    updates(type, {tuples, cols});
+                for (uint32_t t = 0; t < tuples; ++t) putIndex(indices, t, rng() % rows, rows, rng);
+                fill(input, reduction, rng);
+                fill(updates, reduction, rng);
+                ScatterNDDesc d;
+                d.InputTensor = d.OutputTensor = {type, {rows, cols}, {}};
+                d.IndicesTensor = {indexType, {tuples, 1}, {}};
+                d.UpdatesTensor = {type, {tuples, cols}, {}};
+                d.InputDimensionCount = d.IndicesDimensionCount = 2;
+                d.Reduction = reduction;
+                d.Deterministic = true;
+                checkOrdered(d, input, indices, updates, rt::referenceScatterND, 2);
+            }
             { // ScatterND, tuples of two indices into [13, 9, 33]: 1000 tuples over 117 slices of 33
                 const uint32_t tuples = 1000;
                 rt::HostTensor input(type, {13, 9, 33}), indices(indexType, {1, tuples, 2}),

@@ -38,30 +38,36 @@ void writeElement(uint e, uvec2 bits) {
 
 void main() {
     const uint pairs = P(0), slice = P(1), targets = P(2);
-    const uint count = pairs * slice;  // the updates' element count
+    // Four neighbouring elements of a slice per invocation where the slice length allows: the pair's key,
+    // number and position are then found once per four elements (core/scatter_ordered.cpp sizes the grid).
+    const uint per = (slice & 3u) == 0u ? 4u : 1u;
+    const uint unitsPerSlice = slice / per, units = pairs * unitsPerSlice;
     const uint stride = pc.groupCount * gl_WorkGroupSize.x;
-    for (uint e = ORDERED_GROUP(21u) * gl_WorkGroupSize.x + gl_LocalInvocationID.x; e < count; e += stride) {
-        const uint s = e / slice, within = e % slice;
+    for (uint u = ORDERED_GROUP(21u) * gl_WorkGroupSize.x + gl_LocalInvocationID.x; u < units; u += stride) {
+        const uint s = u / unitsPerSlice, first = (u % unitsPerSlice) * per;
         const uint key = keys[s];
         if (key == targets) continue;  // out of range
 #if defined(SCATTER_LAST)
         if (s + 1u < pairs && keys[s + 1u] == key) continue;  // not the run's last
-        writeElement(key * slice + within, LOAD_ELEM(updates, viewOffset(4u, numbers[s] * slice + within)));
+        const uint from = numbers[s] * slice + first, to = key * slice + first;
+        for (uint i = 0u; i < per; ++i) writeElement(to + i, LOAD_ELEM(updates, viewOffset(4u, from + i)));
 #else
         if (s > 0u && keys[s - 1u] == key) continue;  // not the run's first
         const uint op = P(3);
-        const uint target = key * slice + within;
+        for (uint i = 0u; i < per; ++i) {
+            const uint within = first + i, target = key * slice + within;
 #if ELEM_BITS == 64
-        uint64_t acc = packUint2x32(LOAD_ELEM(outWords, target));
-        for (uint j = s; j < pairs && keys[j] == key; ++j)
-            acc = combineBits(acc, packUint2x32(LOAD_ELEM(updates, viewOffset(4u, numbers[j] * slice + within))), op);
-        writeElement(target, unpackUint2x32(acc));
+            uint64_t acc = packUint2x32(LOAD_ELEM(outWords, target));
+            for (uint j = s; j < pairs && keys[j] == key; ++j)
+                acc = combineBits(acc, packUint2x32(LOAD_ELEM(updates, viewOffset(4u, numbers[j] * slice + within))), op);
+            writeElement(target, unpackUint2x32(acc));
 #else
-        uint acc = LOAD_ELEM(outWords, target).x;
-        for (uint j = s; j < pairs && keys[j] == key; ++j)
-            acc = combineBits(acc, LOAD_ELEM(updates, viewOffset(4u, numbers[j] * slice + within)).x, op);
-        writeElement(target, uvec2(acc, 0u));
+            uint acc = LOAD_ELEM(outWords, target).x;
+            for (uint j = s; j < pairs && keys[j] == key; ++j)
+                acc = combineBits(acc, LOAD_ELEM(updates, viewOffset(4u, numbers[j] * slice + within)).x, op);
+            writeElement(target, uvec2(acc, 0u));
 #endif
+        }
 #endif
     }
 }
