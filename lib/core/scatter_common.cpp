@@ -2,6 +2,9 @@
 #include "core/planners.hpp"
 #include "core/shape.hpp"
 
+#include <algorithm>
+#include <string>
+
 namespace ripple::core {
 
 const char* elementClass(DataType type) {
@@ -131,8 +134,16 @@ const char* reduceClass(DataType type) {
 
 void addScatterPass(Plan& plan, const char* kernel, uint32_t base, ScatterReduction reduction) {
     const TensorDesc& updates = plan.tensors[2];
+    const uint64_t outputs = plan.tensors[3].elementCount();
+    // ScatterElements' FLOAT32 ADD into a small output with 16 or more updates per element: each of 128
+    // workgroups sums its share per element in shared memory, then adds its sums (bench/NOTES.md
+    // "Duplicate-heavy ADD"), instead of one contended global atomic per update.
+    const bool sharedSums = std::string(kernel) == "scatter_elements" && reduction == ScatterReduction::Add &&
+                            updates.DataType == DataType::Float32 && outputs > 0 && outputs <= 4096 &&
+                            updates.elementCount() >= 16 * outputs;
     PlanDispatch d;
-    d.groups = groupsFor(updates.elementCount());
+    d.groups = sharedSums ? std::min<uint32_t>(groupsFor(updates.elementCount()), 128)
+                          : groupsFor(updates.elementCount());
     appendGroupOrder(plan.params, d.groups);
     if (reduction == ScatterReduction::None) {
         d.kernel = std::string(kernel) + "." + elementClass(updates.DataType) + "." +
@@ -140,8 +151,9 @@ void addScatterPass(Plan& plan, const char* kernel, uint32_t base, ScatterReduct
         d.hasModes = true;
     } else { // the pass's params end with the reduction (glsl/include/ripple/scatter_*_pass.glsl)
         plan.params.push_back(static_cast<uint32_t>(reduction));
-        d.kernel = std::string(kernel) + "_reduce." + reduceClass(updates.DataType) + "." +
-                   indexClass(plan.tensors[1].DataType);
+        if (sharedSums) plan.params.push_back(static_cast<uint32_t>(outputs));
+        d.kernel = std::string(kernel) + (sharedSums ? "_reduce_shared." : "_reduce.") +
+                   reduceClass(updates.DataType) + "." + indexClass(plan.tensors[1].DataType);
         d.hasModes = true; // FLOAT32 has a fast variant (float atomic add)
     }
     d.bindings = {{BindingKind::Params},

@@ -6,6 +6,8 @@
 
 #include "runtime/objects.hpp" // Operator internals: the kernels chosen
 
+#include <type_traits>
+
 using namespace ripple;
 using namespace sc;
 
@@ -115,7 +117,13 @@ void run(Desc& desc, const rt::HostTensor& in, const rt::HostTensor& ind, const 
             const std::string pass = op.value().impl_->kernels.back()->name;
             const bool fast = pref == KernelPreference::Auto && dev.adapter().features.float32AtomicAdd;
             INFO(pass);
-            CHECK(pass.find("_reduce.f32.") != std::string::npos);
+            // ScatterElements ADD into at most 4096 elements, 16+ updates each: sums in shared memory first.
+            bool sharedSums = false;
+            if constexpr (std::is_same<Desc, ScatterElementsDesc>::value)
+                sharedSums = desc.Reduction == ScatterReduction::Add &&
+                             desc.OutputTensor.elementCount() <= 4096 &&
+                             desc.UpdatesTensor.elementCount() >= 16 * desc.OutputTensor.elementCount();
+            CHECK(pass.find(sharedSums ? "_reduce_shared.f32." : "_reduce.f32.") != std::string::npos);
             CHECK(pass.substr(pass.rfind('.')) == (fast ? ".fast" : ".portable"));
         }
         rt::GpuResult r = rt::runOnGpu(dev, op.value(), {&in, &ind, &upd}, {desc.OutputTensor});
@@ -219,4 +227,33 @@ TEST_CASE("Scatter reductions over slices and along a non-last axis, with stride
             }
         }
     }
+}
+
+TEST_CASE(
+    "FLOAT32 ADD summed per workgroup keeps signed zeros and untouched targets as the sequential sum does",
+    "[scatter_reduce][gpu]") {
+    // [64] targets: -0.0 at even, 1.5 at odd ones; 2048 updates to targets 0..31 only (64 each): -0.0 into
+    // 0..15 (-0.0 + -0.0 stays -0.0), +0.0 or k/32 into 16..31 (-0.0 + +0.0 is +0.0); 32..63 get none.
+    std::mt19937 rng(64);
+    const uint32_t targets = 64, count = 2048;
+    rt::HostTensor input(DataType::Float32, {targets}), indices(DataType::Int32, {count}),
+        updates(DataType::Float32, {count});
+    auto bitsOf = [](float f) {
+        uint32_t b;
+        std::memcpy(&b, &f, 4);
+        return uint64_t(b);
+    };
+    for (uint32_t t = 0; t < targets; ++t) input.setBits(t, bitsOf(t % 2 ? 1.5f : -0.0f));
+    for (uint32_t e = 0; e < count; ++e) {
+        const uint32_t t = e % 32;
+        putIndex(indices, e, t, targets, rng);
+        const float v = t < 16 ? -0.0f : (rng() % 4 == 0 ? static_cast<float>(rng() % 64) / 32 : 0.0f);
+        updates.setBits(e, bitsOf(v));
+    }
+    ScatterElementsDesc d;
+    d.InputTensor = d.OutputTensor = {DataType::Float32, {targets}, {}};
+    d.IndicesTensor = {DataType::Int32, {count}, {}};
+    d.UpdatesTensor = {DataType::Float32, {count}, {}};
+    d.Reduction = ScatterReduction::Add;
+    run(d, input, indices, updates, rt::referenceScatterElements);
 }

@@ -5,7 +5,7 @@
 // Params: [0] updates count, [1] axis, [2] input size at axis, [3..19] indices view (its sizes are also
 // the updates' sizes), [20..36] updates view, [37..44] output pitch per dimension, [45..46] group order
 // (ORDERED_GROUP), [47] the reduction (ScatterReduction: 1 ADD, 2 MUL, 3 MAX, 4 MIN; read with
-// SCATTER_REDUCE only).
+// SCATTER_REDUCE only), [48] the output's element count (SCATTER_SHARED only: ripple/scatter_shared_add.glsl).
 // Bindings: 1 indices, 2 updates, 3 output (packed), 4 status.
 layout(local_size_x = 256) in;
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
@@ -13,7 +13,10 @@ layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; }
 #include "ripple/common.glsl"
 #include "ripple/index.glsl"
 #define OUT_BINDING 3
-#if defined(SCATTER_REDUCE)
+#if defined(SCATTER_SHARED)
+#include "ripple/combine.glsl"
+#include "ripple/scatter_shared_add.glsl"
+#elif defined(SCATTER_REDUCE)
 #include "ripple/combine.glsl"
 #define SCATTER_WRITE(e, bits) combineElement(e, bits, P(47u))
 #else
@@ -31,6 +34,9 @@ void main() {
     const uint axisSize = P(2);
     const uint rank = P(3);
     const uint stride = pc.groupCount * gl_WorkGroupSize.x;
+#if defined(SCATTER_SHARED)
+    sharedSumsBegin();
+#endif
     for (uint e = ORDERED_GROUP(45u) * gl_WorkGroupSize.x + gl_LocalInvocationID.x; e < count; e += stride) {
         uint linear = e;
         uint offIndices = 0u, offUpdates = 0u, target = 0u;
@@ -49,4 +55,7 @@ void main() {
         }
         SCATTER_WRITE(target + r * P(37u + axis), LOAD_ELEM(updates, offUpdates));
     }
+#if defined(SCATTER_SHARED)
+    sharedSumsEnd();
+#endif
 }
