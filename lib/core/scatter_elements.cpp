@@ -29,14 +29,16 @@ Result<Plan> planScatterElements(const ScatterElementsDesc& desc, const PlanLimi
     Plan plan = scatterPlan(op, in, ind, upd, desc.OutputTensor);
     if (in.elementCount() == 0) return plan;
     const uint64_t lineBytes = uint64_t(in.Sizes[n - 1]) * elementSize(in.DataType);
-    const bool fused = !desc.Deterministic && desc.Reduction == ScatterReduction::None &&
+    const uint64_t lines = lineBytes ? in.elementCount() / in.Sizes[n - 1] : 0;
+    // With a reduction, only where the lines fill the GPU: one line is one workgroup, and a few long lines
+    // with many updates each (1,024 elements, 1,048,576 updates) would run on a few SMs.
+    const bool fused = !desc.Deterministic && (desc.Reduction == ScatterReduction::None || lines >= 128) &&
                        desc.Axis == n - 1 && upd.elementCount() != 0 && elementSize(in.DataType) <= 4 &&
                        lineBytes % 16 == 0 && lineBytes <= 16384 &&
                        effectiveStrides(in) == packedStrides(in.Sizes);
     if (fused) { // params: glsl/scatter_elements_rows.comp. H100: bench/NOTES.md "Scatter v2".
         const uint32_t base = static_cast<uint32_t>(plan.params.size());
         auto& p = plan.params;
-        const uint64_t lines = in.elementCount() / in.Sizes[n - 1];
         p.push_back(static_cast<uint32_t>(lines));
         p.push_back(in.Sizes[n - 1]);
         p.push_back(static_cast<uint32_t>(lineBytes / 16));
@@ -47,13 +49,16 @@ Result<Plan> planScatterElements(const ScatterElementsDesc& desc, const PlanLimi
         appendView(p, base, ind.Sizes, effectiveStrides(ind));
         appendView(p, base, upd.Sizes, effectiveStrides(upd));
         PlanDispatch d;
-        d.kernel = std::string("scatter_elements_rows.") + elementClass(in.DataType) + "." +
-                   indexClass(ind.DataType);
+        d.kernel = desc.Reduction == ScatterReduction::None
+                       ? std::string("scatter_elements_rows.") + elementClass(in.DataType)
+                       : std::string("scatter_elements_rows_reduce.") + reduceClass(in.DataType);
+        d.kernel += std::string(".") + indexClass(ind.DataType);
         d.bindings = {{BindingKind::Params},    {BindingKind::Tensor, 0}, {BindingKind::Tensor, 1},
                       {BindingKind::Tensor, 2}, {BindingKind::Tensor, 3}, {BindingKind::Status}};
         d.paramsBase = base;
         d.groups = static_cast<uint32_t>(std::min<uint64_t>(lines, 65535));
         appendGroupOrder(p, d.groups);
+        if (desc.Reduction != ScatterReduction::None) p.push_back(static_cast<uint32_t>(desc.Reduction));
         d.skipInPlace = true;
         plan.dispatches.push_back(std::move(d));
         plan.usesStatus = true;
