@@ -104,37 +104,25 @@ TEST_CASE("Deterministic scatters equal the row-major reference bit for bit (eve
     for (DataType type : kAllTypes) {
         for (ScatterReduction reduction : kAllReductions) {
             const DataType indexType = kIndexTypes[round++ % 4];
-            { // ScatterND, tuples of one index: 3000 rows of 7 into 61 rows (about 49 per row)
-                const uint32_t rows = 61, cols = 7, tuples = 3000;
-                rt::HostTensor input(type, {rows, cols}), indices(indexType, {tuples, 1}),
-                    updates(type, {tuples, cols});
-                for (uint32_t t = 0; t < tuples; ++t) putIndex(indices, t, rng() % rows, rows, rng);
+            // ScatterND, tuples of one index selecting rows: 3000 rows of 7 into 61 rows (about 49 per row),
+            // then 900 rows of 8 into 37 (the apply pass takes four elements per invocation)
+            struct Rows {
+                uint32_t rows, cols, tuples, seeds;
+            };
+            for (Rows c : {Rows{61, 7, 3000, 3}, Rows{37, 8, 900, 2}}) {
+                rt::HostTensor input(type, {c.rows, c.cols}), indices(indexType, {c.tuples, 1}),
+                    updates(type, {c.tuples, c.cols});
+                for (uint32_t t = 0; t < c.tuples; ++t) putIndex(indices, t, rng() % c.rows, c.rows, rng);
                 fill(input, reduction, rng);
                 fill(updates, reduction, rng);
                 ScatterNDDesc d;
-                d.InputTensor = d.OutputTensor = {type, {rows, cols}, {}};
-                d.IndicesTensor = {indexType, {tuples, 1}, {}};
-                d.UpdatesTensor = {type, {tuples, cols}, {}};
+                d.InputTensor = d.OutputTensor = {type, {c.rows, c.cols}, {}};
+                d.IndicesTensor = {indexType, {c.tuples, 1}, {}};
+                d.UpdatesTensor = {type, {c.tuples, c.cols}, {}};
                 d.InputDimensionCount = d.IndicesDimensionCount = 2;
                 d.Reduction = reduction;
                 d.Deterministic = true;
-                checkOrdered(d, input, indices, updates, rt::referenceScatterND, 3);
-            }
-            { // ScatterND, rows of 8 (four elements per invocation): 900 tuples into 37 rows
-                const uint32_t rows = 37, cols = 8, tuples = 900;
-                rt::HostTensor input(type, {rows, cols}), indices(indexType, {tuples, 1}),
-                    updates(type, {tuples, cols});
-                for (uint32_t t = 0; t < tuples; ++t) putIndex(indices, t, rng() % rows, rows, rng);
-                fill(input, reduction, rng);
-                fill(updates, reduction, rng);
-                ScatterNDDesc d;
-                d.InputTensor = d.OutputTensor = {type, {rows, cols}, {}};
-                d.IndicesTensor = {indexType, {tuples, 1}, {}};
-                d.UpdatesTensor = {type, {tuples, cols}, {}};
-                d.InputDimensionCount = d.IndicesDimensionCount = 2;
-                d.Reduction = reduction;
-                d.Deterministic = true;
-                checkOrdered(d, input, indices, updates, rt::referenceScatterND, 2);
+                checkOrdered(d, input, indices, updates, rt::referenceScatterND, c.seeds);
             }
             { // ScatterND, tuples of two indices into [13, 9, 33]: 1000 tuples over 117 slices of 33
                 const uint32_t tuples = 1000;
