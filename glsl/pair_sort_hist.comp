@@ -11,12 +11,12 @@ layout(std430, binding = 2) writeonly buffer Counts { uint counts[]; };
 shared uint sHist[256];
 
 void main() {
-    const uint pairs = P(0), blocks = P(1), lid = gl_LocalInvocationID.x;
+    const uint pairs = P(0), blocks = P(1), rounds = P(4), lid = gl_LocalInvocationID.x;
     for (uint block = ORDERED_GROUP(2u); block < blocks; block += pc.groupCount) {
         sHist[lid] = 0u;
         barrier();
-        for (uint r = 0u; r < PAIR_SORT_ROUNDS; ++r) {
-            const uint i = block * PAIR_SORT_BLOCK + r * 256u + lid;
+        for (uint r = 0u; r < rounds; ++r) {
+            const uint i = (block * rounds + r) * 256u + lid;
             if (i < pairs) atomicAdd(sHist[digitOf(keys[i])], 1u);
         }
         barrier();

@@ -2,12 +2,16 @@
 // Where execute()'s host time goes (issue 19): createRecorder, record, submit and wait timed apart, for a
 // tiny TopK and the in-place ScatterND of 65536 rows; median of 200 after 20 warm-up runs. A probe for
 // bench/NOTES.md, built by hand: g++ -O2 -std=c++17 -Iinclude execute_breakdown.cpp libripple.a -ldl
-// -lpthread
+// -lpthread. `execute_breakdown cuda` first makes a CUDA context current in the process (libcuda through
+// dlopen), as torch does in bench/matrix.py's processes: whether a second API's context on the GPU costs
+// ripple's submissions time.
 #include <ripple/ripple.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <dlfcn.h>
 #include <numeric>
 #include <random>
 #include <vector>
@@ -50,7 +54,26 @@ static void breakdown(ripple::Device& d, const char* name, const ripple::Operato
         name, med(create), med(record), med(submit), med(wait), med(total), med(gpu));
 }
 
-int main() {
+// The CUDA driver API's context calls, declared here: the probe needs no CUDA headers to build.
+static bool makeCudaContext() {
+    void* cuda = dlopen("libcuda.so.1", RTLD_NOW);
+    if (!cuda) return false;
+    using Init = int (*)(unsigned);
+    using Get = int (*)(int*, int);
+    using Retain = int (*)(void**, int);
+    using SetCurrent = int (*)(void*);
+    auto init = reinterpret_cast<Init>(dlsym(cuda, "cuInit"));
+    auto get = reinterpret_cast<Get>(dlsym(cuda, "cuDeviceGet"));
+    auto retain = reinterpret_cast<Retain>(dlsym(cuda, "cuDevicePrimaryCtxRetain"));
+    auto setCurrent = reinterpret_cast<SetCurrent>(dlsym(cuda, "cuCtxSetCurrent"));
+    int device = 0;
+    void* context = nullptr;
+    return init && get && retain && setCurrent && init(0) == 0 && get(&device, 0) == 0 &&
+           retain(&context, device) == 0 && setCurrent(context) == 0;
+}
+int main(int argc, char** argv) {
+    if (argc > 1 && !std::strcmp(argv[1], "cuda"))
+        std::printf("CUDA context in the process: %s\n", makeCudaContext() ? "made" : "FAILED");
     auto dev = ripple::Device::create();
     if (!dev.ok()) return std::printf("%s\n", dev.status().message().c_str()), 1;
     auto& d = dev.value();

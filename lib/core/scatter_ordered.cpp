@@ -29,8 +29,6 @@ void appendGroupOrder(std::vector<uint32_t>& params, uint32_t groups) {
 
 namespace {
 
-constexpr uint64_t kSortBlock = 2048; // PAIR_SORT_BLOCK
-
 uint64_t align256(uint64_t bytes) {
     return (bytes + 255) & ~uint64_t(255);
 }
@@ -38,10 +36,13 @@ uint64_t align256(uint64_t bytes) {
 } // namespace
 
 void addOrderedScatter(Plan& plan, const OrderedScatter& s) {
-    const uint64_t pairBytes = s.pairs * 4, blocks = (s.pairs + kSortBlock - 1) / kSortBlock;
-    const uint64_t countBytes = blocks * 256 * 4;
+    // Sort blocks of 256 * rounds pairs: about 256 blocks up to 524,288 pairs (each pass's kernels are then
+    // a round or two deep per workgroup), 2048 pairs from there on (the counts stay 1 KiB per 2048 pairs).
+    const uint64_t rounds = std::min<uint64_t>(std::max<uint64_t>((s.pairs + 65535) / 65536, 1), 8);
+    const uint64_t pairBytes = s.pairs * 4, blocks = (s.pairs + 256 * rounds - 1) / (256 * rounds);
+    const uint64_t countBytes = (blocks + 1) * 256 * 4; // the counts, then the digits' totals
     // Each binding fits the device: a key takes 4 bytes per update (ScatterND: per tuple), no more than the
-    // IndicesTensor already bound, and the counts 1 KiB per 2048 updates.
+    // IndicesTensor already bound, and the counts at most 4 bytes per update and 1 KiB.
     // Scratch: keys A, numbers A, keys B, numbers B (the sort's ping-pong), then the digit counts.
     const uint64_t slot = align256(pairBytes);
     const PlanBinding keys[2] = {{BindingKind::Scratch, 0, 0, pairBytes},
@@ -68,16 +69,17 @@ void addOrderedScatter(Plan& plan, const OrderedScatter& s) {
     p.push_back(static_cast<uint32_t>(s.pairs));
     p.push_back(static_cast<uint32_t>(blocks));
     appendGroupOrder(p, blockGroups);
+    p.push_back(static_cast<uint32_t>(rounds));
     uint32_t pass = 0;
     for (uint32_t shift = 0; shift < 32 && (uint64_t(s.targets) >> shift) != 0; shift += 8, ++pass) {
         const uint32_t from = pass % 2, to = 1 - from;
         PlanDispatch hist{"pair_sort_hist", false, {{BindingKind::Params}, keys[from], counts},
                           sortBase,         shift, blockGroups};
-        // hasModes: the fast variant scans with subgroup operations.
-        PlanDispatch scan{"pair_sort_scan", true, {{BindingKind::Params}, counts}, sortBase, shift, 1};
+        // hasModes: the fast variants scan with subgroup operations. A scan workgroup per digit.
+        PlanDispatch scan{"pair_sort_scan", true, {{BindingKind::Params}, counts}, sortBase, shift, 256};
         PlanDispatch scatter{
             "pair_sort_scatter",
-            false,
+            true,
             {{BindingKind::Params}, keys[from], numbers[from], counts, keys[to], numbers[to]},
             sortBase,
             shift,

@@ -215,6 +215,43 @@ TEST_CASE("Deterministic scatters give identical bits across 20 runs with shuffl
     }
 }
 
+TEST_CASE("Deterministic scatters sort over many blocks: 70,000 tuples (two rounds a block), 2,200,000 "
+          "updates (1,075 blocks of 2,048: digit scans of two rounds)",
+          "[scatter_deterministic][gpu]") {
+    std::mt19937 rng(9);
+    for (ScatterReduction reduction : {ScatterReduction::None, ScatterReduction::Add}) {
+        // ScatterND: 70,000 tuples selecting rows of 3 from 70,001 (keys of three digits)
+        const uint32_t rows = 70001, tuples = 70000;
+        rt::HostTensor input(DataType::Int32, {rows, 3}), indices(DataType::Int32, {tuples, 1}),
+            updates(DataType::Int32, {tuples, 3});
+        for (uint32_t t = 0; t < tuples; ++t) putIndex(indices, t, rng() % rows, rows, rng);
+        fill(input, reduction, rng);
+        fill(updates, reduction, rng);
+        ScatterNDDesc d;
+        d.InputTensor = d.OutputTensor = {DataType::Int32, {rows, 3}, {}};
+        d.IndicesTensor = {DataType::Int32, {tuples, 1}, {}};
+        d.UpdatesTensor = {DataType::Int32, {tuples, 3}, {}};
+        d.InputDimensionCount = d.IndicesDimensionCount = 2;
+        d.Reduction = reduction;
+        d.Deterministic = true;
+        checkOrdered(d, input, indices, updates, rt::referenceScatterND, 2);
+    }
+    // ScatterElements: 2,200,000 FLOAT16 ADD updates into 3,001 targets, in order or the sums differ
+    const uint32_t targets = 3001, count = 2200000;
+    rt::HostTensor input(DataType::Float16, {targets}), indices(DataType::Int32, {count}),
+        updates(DataType::Float16, {count});
+    for (uint32_t e = 0; e < count; ++e) putIndex(indices, e, rng() % targets, targets, rng);
+    fill(input, ScatterReduction::Add, rng);
+    fill(updates, ScatterReduction::Add, rng);
+    ScatterElementsDesc d;
+    d.InputTensor = d.OutputTensor = {DataType::Float16, {targets}, {}};
+    d.IndicesTensor = {DataType::Int32, {count}, {}};
+    d.UpdatesTensor = {DataType::Float16, {count}, {}};
+    d.Reduction = ScatterReduction::Add;
+    d.Deterministic = true;
+    checkOrdered(d, input, indices, updates, rt::referenceScatterElements, 2);
+}
+
 TEST_CASE("Deterministic scatters in place and with out-of-range indices", "[scatter_deterministic][gpu]") {
     Device& dev = rt::device();
     std::mt19937 rng(5);
