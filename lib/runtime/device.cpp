@@ -139,6 +139,8 @@ static void retire(std::shared_ptr<detail::DeviceImpl>& impl) {
         std::lock_guard<std::mutex> lock(impl->mutex);
         submissions.swap(impl->submissions);
         external.swap(impl->external);
+        impl->unfinished.clear();
+        impl->finishedCount = 0;
     }
     submissions.clear();
     external.clear();

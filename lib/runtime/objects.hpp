@@ -8,6 +8,7 @@
 
 #include <map>
 #include <mutex>
+#include <set>
 
 namespace ripple::detail {
 
@@ -51,6 +52,11 @@ struct DeviceImpl {
     std::mutex mutex;        // guards what follows
     uint64_t lastTicket = 0; // the latest ticket submit returned; later ones were never issued
     std::map<uint64_t, Submission> submissions;
+    // Tickets of `submissions` not yet finished, and how many are: finish() visits only those, not the
+    // 256 kept reports (walking them cost a third of execute()'s instructions, bench/NOTES.md "Issue 19,
+    // continued: execute()'s host work").
+    std::set<uint64_t> unfinished;
+    size_t finishedCount = 0;
     std::map<uint64_t, Submission> external; // recorded into engine command buffers, by PendingWork id
     uint64_t nextExternal = 1;
     std::multimap<uint64_t, std::unique_ptr<BackendBuffer>> scratchPool; // by size

@@ -93,19 +93,18 @@ std::vector<std::shared_ptr<void>> DeviceImpl::finishOne(Submission& s, const st
 void DeviceImpl::finish(uint64_t ticket) {
     std::vector<std::shared_ptr<void>> released; // destroyed after the lock is dropped
     std::lock_guard<std::mutex> lock(mutex);
-    for (auto& [t, s] : submissions) {
-        if (t > ticket) break;
-        if (s.finished) continue;
-        auto r = finishOne(s, backend->timestamps(t));
+    for (auto t = unfinished.begin(); t != unfinished.end() && *t <= ticket; t = unfinished.erase(t)) {
+        auto it = submissions.find(*t);
+        if (it == submissions.end()) continue;
+        auto r = finishOne(it->second, backend->timestamps(*t));
         released.insert(released.end(), r.begin(), r.end());
+        ++finishedCount;
     }
-    // Keep the reports of the last 256 finished submissions.
-    size_t finished = 0;
-    for (auto& [t, s] : submissions) finished += s.finished;
-    for (auto it = submissions.begin(); finished > 256 && it != submissions.end();) {
+    // Keep the reports of the last 256 finished submissions (the oldest come first).
+    for (auto it = submissions.begin(); finishedCount > 256 && it != submissions.end();) {
         if (it->second.finished) {
             it = submissions.erase(it);
-            --finished;
+            --finishedCount;
         } else {
             ++it;
         }
@@ -191,6 +190,7 @@ Status CommandRecorder::record(const Operator& op, const std::vector<TensorBindi
         c.push[2] = d.groups;
         c.groups = d.groups;
         c.op = opIndex;
+        c.ranges.reserve(d.bindings.size());
         for (const core::PlanBinding& pb : d.bindings) {
             switch (pb.kind) {
             case core::BindingKind::Params:
@@ -229,6 +229,7 @@ Status CommandRecorder::record(const Operator& op, const std::vector<TensorBindi
             c.kernel = profiled;
         }
         std::vector<detail::Access> accesses;
+        accesses.reserve(k.bindingCount);
         for (uint32_t b = 0; b < k.bindingCount; ++b) {
             const detail::BufferRange& range = c.ranges[k.bindings[b].binding];
             accesses.push_back(
@@ -375,6 +376,7 @@ Result<Ticket> Device::submit(CommandRecorder& recorder) {
     {
         std::lock_guard<std::mutex> lock(impl_->mutex);
         impl_->submissions[ticket.value()] = std::move(r.submission);
+        impl_->unfinished.insert(ticket.value());
         impl_->lastTicket = std::max(impl_->lastTicket, ticket.value());
     }
     r.reset();
