@@ -19,7 +19,10 @@ namespace ripple {
 /// the same target wins. Add, Mul, Max, Min: every update is combined with its target, duplicates included,
 /// atomically. Integers wrap; FLOAT16 and BFLOAT16 round to nearest even after every update; float Max/Min
 /// count +0.0 above -0.0 and a NaN operand gives NaN. Float Add/Mul of duplicates combine in no fixed order
-/// (results may differ in the last place from run to run) unless the desc's Deterministic is set.
+/// (results may differ in the last place from run to run) unless the desc's Deterministic is set; some
+/// paths also group them differently from one by one: FLOAT32 Add into at most 4096 output elements sums
+/// each workgroup's share first, and along the last axis a line's updates are combined in shared memory
+/// before the line is stored (exact sums are unchanged; others may differ in the last place).
 /// 64-bit types need shaderInt64 and shaderBufferInt64Atomics, FLOAT64 also shaderFloat64 (else
 /// StatusCode::Unsupported at compile).
 enum class ScatterReduction : uint32_t {

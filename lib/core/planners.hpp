@@ -30,10 +30,12 @@ Status checkScatterTensors(const char* op, const TensorDesc& input, const Tensor
                            const PlanLimits& limits);
 // A scatter plan's frame (tensors in binding order), and its scatter pass over every updates element,
 // params block from `base`: `kernel` + ".<elem>.<index>" (with modes) for NONE, else `kernel` +
-// "_reduce.<dtype>.<index>" with the reduction appended to the params.
+// "_reduce.<dtype>.<index>" with the reduction appended to the params. `sharedSums`: the op has a
+// `kernel` + "_reduce_shared" pass (per-workgroup sums, taken for FLOAT32 ADD into a small output).
 Plan scatterPlan(const char* op, const TensorDesc& input, const TensorDesc& indices,
                  const TensorDesc& updates, const TensorDesc& output);
-void addScatterPass(Plan& plan, const char* kernel, uint32_t base, ScatterReduction reduction);
+void addScatterPass(Plan& plan, const char* kernel, uint32_t base, ScatterReduction reduction,
+                    bool sharedSums);
 
 // Deterministic duplicates (core/scatter_ordered.cpp). The op's keys pass, whose params block (at
 // keysBase, the last one in plan.params) addOrderedScatter ends with the group order, then the sort and

@@ -132,13 +132,14 @@ const char* reduceClass(DataType type) {
     }
 }
 
-void addScatterPass(Plan& plan, const char* kernel, uint32_t base, ScatterReduction reduction) {
+void addScatterPass(Plan& plan, const char* kernel, uint32_t base, ScatterReduction reduction,
+                    bool hasSharedSums) {
     const TensorDesc& updates = plan.tensors[2];
     const uint64_t outputs = plan.tensors[3].elementCount();
-    // ScatterElements' FLOAT32 ADD into a small output with 16 or more updates per element: each of 128
-    // workgroups sums its share per element in shared memory, then adds its sums (bench/NOTES.md
-    // "Duplicate-heavy ADD"), instead of one contended global atomic per update.
-    const bool sharedSums = std::string(kernel) == "scatter_elements" && reduction == ScatterReduction::Add &&
+    // FLOAT32 ADD into a small output with 16 or more updates per element: each of 128
+    // workgroups sums its share per element in shared memory, then adds its sums (bench/NOTES.md "Issue 19,
+    // continued: the duplicate-heavy and row ADDs"), instead of one contended global atomic per update.
+    const bool sharedSums = hasSharedSums && reduction == ScatterReduction::Add &&
                             updates.DataType == DataType::Float32 && outputs > 0 && outputs <= 4096 &&
                             updates.elementCount() >= 16 * outputs;
     PlanDispatch d;

@@ -95,7 +95,7 @@ Result<Plan> planScatterElements(const ScatterElementsDesc& desc, const PlanLimi
     appendView(p, base, upd.Sizes, effectiveStrides(upd));
     for (uint32_t d = 0; d < 8; ++d) p.push_back(d < n ? pitch[d] : 0);
 
-    addScatterPass(plan, "scatter_elements", base, desc.Reduction);
+    addScatterPass(plan, "scatter_elements", base, desc.Reduction, true);
     plan.dispatches.back().onlyInPlace = fused; // out of place, the fused pass did it all
     return plan;
 }

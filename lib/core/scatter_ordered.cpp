@@ -98,7 +98,8 @@ void addOrderedScatter(Plan& plan, const OrderedScatter& s) {
     appendPackedView(p, base, upd); // the apply pass reads an update per element: no divisions if packed
     PlanDispatch apply;
     // Runs of 16 or more updates per target on average (one element each): a workgroup per target spreads
-    // each run's loads (bench/NOTES.md "Deterministic runs"); else an invocation per run and element.
+    // each run's loads (bench/NOTES.md "Issue 19, continued: the deterministic scatters' apply pass"); else
+    // an invocation per run and element.
     const bool longRuns = s.reduction != ScatterReduction::None && s.slice == 1 && s.targets > 0 &&
                           s.pairs >= 16ull * s.targets;
     apply.kernel = s.reduction == ScatterReduction::None
