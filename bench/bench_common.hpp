@@ -59,9 +59,12 @@ struct BatchTimes {
 // within 3% (at most 3 s): the GPU's clocks follow the load with a delay, so a round after an idle spell
 // runs slower. (Runs recorded into one submission would be overlapped by the recorder wherever they do
 // not conflict, so they would not be timed alone.)
+// `execute(run)`, where given, runs the same work as one Device::execute for the host figure (after an
+// untimed pass over the runs, as a user's repeated calls are: execute() keeps its recordings).
 inline Result<BatchTimes>
 timeBatch(ripple::Device& dev, uint32_t count,
-          const std::function<ripple::Status(ripple::CommandRecorder&, uint32_t)>& record) {
+          const std::function<ripple::Status(ripple::CommandRecorder&, uint32_t)>& record,
+          const std::function<ripple::Status(uint32_t)>& execute = {}) {
     auto round = [&](BatchTimes& out) -> ripple::Status {
         std::vector<ripple::Ticket> tickets;
         for (uint32_t i = 0; i < count; ++i) {
@@ -107,10 +110,18 @@ timeBatch(ripple::Device& dev, uint32_t count,
     }
     BatchTimes out;
     if (ripple::Status s = round(out); !s) return s;
-    // What a caller of execute() waits: each submission recorded, submitted and waited for on its own
-    // (no timestamps), on the host clock.
+    // What a caller of execute() waits: each run by execute(), or recorded, submitted and waited for on its
+    // own (no timestamps), on the host clock.
+    for (uint32_t i = 0; execute && i < count; ++i)
+        if (ripple::Status s = execute(i); !s) return s;
     for (uint32_t i = 0; i < count; ++i) {
         const auto t0 = std::chrono::steady_clock::now();
+        if (execute) {
+            if (ripple::Status s = execute(i); !s) return s;
+            out.hostUs.push_back(
+                std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+            continue;
+        }
         auto rec = dev.createRecorder();
         if (!rec) return rec.status();
         if (ripple::Status s = record(rec.value(), i); !s) return s;

@@ -26,6 +26,8 @@ static double med(std::vector<double> v) {
 static void breakdown(ripple::Device& d, const char* name, const ripple::Operator& op,
                       const std::vector<ripple::TensorBinding>& b) {
     std::vector<double> create, record, submit, wait, total, gpu;
+    std::vector<std::vector<double>>
+        levels; // per level, single submissions (ripple-bench's are back to back)
     for (int i = 0; i < 220; ++i) {
         ripple::RecorderOptions ro;
         ro.timestamps = (i % 2) == 1; // every other run also gives the GPU span
@@ -43,7 +45,11 @@ static void breakdown(ripple::Device& d, const char* name, const ripple::Operato
             return std::chrono::duration<double, std::micro>(z - a).count();
         };
         if (ro.timestamps) {
-            gpu.push_back(d.reports(tk.value()).value()[0].gpuNanoseconds / 1000.0);
+            const auto report = d.reports(tk.value()).value()[0];
+            gpu.push_back(report.gpuNanoseconds / 1000.0);
+            levels.resize(report.levelNanoseconds.size());
+            for (size_t l = 0; l < levels.size(); ++l)
+                levels[l].push_back(report.levelNanoseconds[l] / 1000.0);
             continue;
         }
         create.push_back(us(t0, t1)), record.push_back(us(t1, t2)), submit.push_back(us(t2, t3));
@@ -52,6 +58,18 @@ static void breakdown(ripple::Device& d, const char* name, const ripple::Operato
     std::printf(
         "%-34s create %6.1f  record %6.1f  submit %6.1f  wait %6.1f  total %6.1f  | GPU span %6.1f us\n",
         name, med(create), med(record), med(submit), med(wait), med(total), med(gpu));
+    std::vector<double> executes; // Device::execute, its recording kept from the first call
+    for (int i = 0; i < 220; ++i) {
+        const auto t0 = clk::now();
+        (void)d.execute(op, b);
+        if (i >= 20) executes.push_back(std::chrono::duration<double, std::micro>(clk::now() - t0).count());
+    }
+    std::printf("%34s execute() %6.1f us\n", "", med(executes));
+    if (levels.size() > 1) {
+        std::printf("%34s levels us:", "");
+        for (auto& l : levels) std::printf(" %.1f", med(l));
+        std::printf("\n");
+    }
 }
 
 // The CUDA driver API's context calls, declared here: the probe needs no CUDA headers to build.
@@ -114,6 +132,14 @@ int main(int argc, char** argv) {
     std::shuffle(rows.begin(), rows.end(), std::mt19937(2));
     (void)d.upload(ind.value(), 0, rows.data(), U * 4);
     breakdown(d, "scatter_nd in place 65536 rows", op.value(),
+              {{&t.value(), 0}, {&ind.value(), 0}, {&up.value(), 0}, {&t.value(), 0}});
+    s.Deterministic = true; // the same work in the deterministic mode: 11 levels instead of 1
+    auto det = d.compile(s);
+    breakdown(d, "scatter_nd in place, deterministic", det.value(),
+              {{&t.value(), 0}, {&ind.value(), 0}, {&up.value(), 0}, {&t.value(), 0}});
+    s.Reduction = ripple::ScatterReduction::Add;
+    auto detAdd = d.compile(s);
+    breakdown(d, "scatter_nd in place, add, det", detAdd.value(),
               {{&t.value(), 0}, {&ind.value(), 0}, {&up.value(), 0}, {&t.value(), 0}});
     return 0;
 }

@@ -107,13 +107,20 @@ struct DeviceOptions {
     /// warning to `log` (its header's vendor, device and pipelineCacheUUID must match the adapter's).
     std::vector<uint8_t> pipelineCacheData;
     /// How long Device::wait (and execute) polls the ticket, in microseconds, before it blocks in the
-    /// driver. Polling (the ticket's counter read, then std::this_thread::yield) returns within a few
-    /// microseconds of completion but keeps the calling thread runnable; a blocked thread wakes tens of
-    /// microseconds after the GPU finishes (22 us measured on an H100, NVIDIA 580 driver). 0 blocks at
-    /// once; the default polls for 5 ms, longer than most operators run (CUDA's cudaDeviceScheduleAuto
-    /// spins likewise when cores are free). A CPU adapter (lavapipe) never polls: its work runs on the
-    /// host's cores, which polling would take from it.
+    /// driver. Polling (the ticket's counter read; after the first millisecond, std::this_thread::yield
+    /// between reads) returns within a few microseconds of completion but keeps the calling thread
+    /// runnable; a blocked thread wakes tens of microseconds after the GPU finishes (22 us measured on an
+    /// H100, NVIDIA 580 driver). 0 blocks at once; the default polls for 5 ms, longer than most operators
+    /// run (CUDA's cudaDeviceScheduleAuto spins likewise when cores are free). A CPU adapter (lavapipe)
+    /// never polls: its work runs on the host's cores, which polling would take from it.
     uint32_t waitPollMicroseconds = 5000;
+    /// Device::execute keeps the command buffer it records for an operator and its bindings (up to 16
+    /// binding sets per operator, LRU), with the operator's scratch and status memory (up to 64 MiB per
+    /// operator; larger operators are recorded each time), and submits it again when the same Buffers and
+    /// Offsets come back: recording costs the host 2-5 us per pass on an H100 (bench/NOTES.md). The
+    /// memory is released with the Operator. Results and errors are the same either way. Needs
+    /// VK_KHR_push_descriptor (else, and on D3D12, execute records each time). CommandRecorder never keeps.
+    bool reuseCommandBuffers = true;
 };
 
 /// Lists the adapters of a backend.

@@ -41,6 +41,13 @@ class BackendCommandList {
     virtual void hostReadBarrier() = 0;        // earlier writes visible to the host once the list completes
 };
 
+// A command list recorded once and submitted again and again (Device::execute's replays,
+// runtime/replay.hpp). Destroyed only when none of its submissions is in flight.
+class BackendRecording {
+  public:
+    virtual ~BackendRecording() = default;
+};
+
 // Where a test may make the back-end fail (fault injection).
 enum class FaultPoint : uint32_t { Submit, Wait, Allocation };
 
@@ -73,6 +80,18 @@ class BackendDevice {
     virtual Result<std::unique_ptr<BackendCommandList>> beginCommands(uint32_t timestampSlots) = 0;
     // Submits; returns the ticket (a timeline value) that completes with it.
     virtual Result<uint64_t> submit(std::unique_ptr<BackendCommandList> commands) = 0;
+    // Kept recordings: begin one (ordered after everything submitted before each of its submissions), end
+    // it, submit it (never while an earlier submission of it is in flight). Unsupported where the back-end
+    // cannot keep one (then the runtime records each time).
+    virtual Result<std::unique_ptr<BackendCommandList>> beginRecording() {
+        return Status(StatusCode::Unsupported, "kept recordings");
+    }
+    virtual Result<std::unique_ptr<BackendRecording>> endRecording(std::unique_ptr<BackendCommandList>) {
+        return Status(StatusCode::Unsupported, "kept recordings");
+    }
+    virtual Result<uint64_t> submitRecording(BackendRecording&) {
+        return Status(StatusCode::Unsupported, "kept recordings");
+    }
     // Waits until `ticket` completes or `timeoutNs` passes (Timeout); DeviceLost if the device was lost.
     virtual Status wait(uint64_t ticket, uint64_t timeoutNs) = 0;
     virtual Result<bool> isComplete(uint64_t ticket) = 0;

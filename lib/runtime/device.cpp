@@ -5,8 +5,10 @@
 #include "core/shape.hpp"
 #include "kernels/round_trip.hpp"
 #include "runtime/objects.hpp"
+#include "runtime/replay.hpp"
 
 #include <algorithm>
+#include <atomic>
 
 namespace ripple {
 
@@ -83,6 +85,7 @@ Result<Operator> compileWith(const std::shared_ptr<detail::DeviceImpl>& dev, con
     auto impl = std::make_shared<detail::OperatorImpl>();
     impl->device = dev;
     impl->plan = std::move(plan.value());
+    impl->replay = std::make_shared<detail::ReplayCache>();
     for (const core::PlanDispatch& d : impl->plan.dispatches) {
         auto k = chooseKernel(d, *dev, impl->plan.op);
         if (!k) return k.status();
@@ -199,6 +202,8 @@ Buffer detail::makeBuffer(const std::shared_ptr<DeviceImpl>& device, std::unique
     b.impl_ = std::make_shared<BufferImpl>();
     b.impl_->device = device;
     b.impl_->buffer = std::move(buffer);
+    static std::atomic<uint64_t> nextId{1};
+    b.impl_->id = nextId++;
     return b;
 }
 
@@ -359,6 +364,9 @@ Result<std::vector<uint64_t>> checkBindings(const DeviceImpl& device, const core
 } // namespace detail
 
 Status Device::execute(const Operator& op, const std::vector<TensorBinding>& bindings) {
+    bool replayed = false;
+    Status s = detail::executeReplay(*this, op, bindings, replayed);
+    if (replayed) return s;
     auto recorder = createRecorder();
     if (!recorder) return recorder.status();
     if (Status s = recorder->record(op, bindings); !s) return s;

@@ -78,14 +78,18 @@ struct DeviceImpl {
 
 struct BufferImpl {
     std::shared_ptr<DeviceImpl> device;
+    uint64_t id = 0; // unique in the process and never reused (runtime/replay.hpp keys on it)
     std::unique_ptr<BackendBuffer> buffer;
 };
+
+struct ReplayCache;
 
 struct OperatorImpl {
     std::shared_ptr<DeviceImpl> device;
     core::Plan plan;
     std::vector<const kernels::KernelInfo*> kernels; // one per dispatch
     std::unique_ptr<BackendBuffer> params;
+    std::shared_ptr<ReplayCache> replay; // Device::execute's kept recordings (runtime/replay.hpp)
 };
 
 // A public Buffer around a backend buffer (created, or an engine's wrapped).

@@ -75,7 +75,8 @@ VulkanDevice::~VulkanDevice() {
     else if (!inFlight_.empty())
         (void)wait(inFlight_.back().ticket, UINT64_MAX); // an engine's device: only ours
     std::lock_guard<std::mutex> lock(mutex_);
-    for (auto& f : inFlight_) freeSlots_.push_back(f.slot);
+    for (auto& f : inFlight_)
+        if (!f.kept) freeSlots_.push_back(f.slot); // recordings go with their owners, before the device
     for (CommandSlot& slot : freeSlots_) {
         for (VkDescriptorPool p : slot.descriptorPools) t_.vkDestroyDescriptorPool(device_, p, nullptr);
         if (slot.queries) t_.vkDestroyQueryPool(device_, slot.queries, nullptr);
@@ -326,10 +327,17 @@ Result<uint64_t> VulkanDevice::submit(std::unique_ptr<detail::BackendCommandList
     CommandSlot slot = list.release();
     commands.reset();
     t_.vkEndCommandBuffer(slot.cmd);
+    if (!recorded.ok()) {
+        recycle(slot);
+        return recorded;
+    }
+    return submitSlot(slot, false);
+}
+
+Result<uint64_t> VulkanDevice::submitSlot(CommandSlot& slot, bool kept) {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (!recorded.ok() || lost_) {
-        recycleLocked(slot);
-        if (!recorded.ok()) return recorded;
+    if (lost_) {
+        if (!kept) recycleLocked(slot);
         return Status(StatusCode::DeviceLost, "the device was lost");
     }
     const uint64_t ticket = nextTicket_;
@@ -348,12 +356,73 @@ Result<uint64_t> VulkanDevice::submit(std::unique_ptr<detail::BackendCommandList
         if (unlockQueue_) unlockQueue_();
     }
     if (Status s = check(submitted, "vkQueueSubmit"); !s) {
-        recycleLocked(slot);
+        if (!kept) recycleLocked(slot);
         return lost(s);
     }
     ++nextTicket_;
-    inFlight_.push_back({ticket, slot});
+    inFlight_.push_back({ticket, slot, kept});
     return ticket;
+}
+
+namespace {
+// A kept command buffer and its pool; the pool goes with it.
+class VulkanRecording : public detail::BackendRecording {
+  public:
+    VulkanRecording(VulkanDevice& device, CommandSlot slot) : device_(device), slot_(slot) {}
+    ~VulkanRecording() override {
+        device_.table().vkDestroyCommandPool(device_.handle(), slot_.pool, nullptr);
+    }
+    CommandSlot& slot() { return slot_; }
+
+  private:
+    VulkanDevice& device_;
+    CommandSlot slot_;
+};
+} // namespace
+
+Result<std::unique_ptr<detail::BackendCommandList>> VulkanDevice::beginRecording() {
+    // Descriptor sets from pools would have to live as long as the recording: kept recordings need push
+    // descriptors (every current desktop driver, lavapipe).
+    if (!adapter_.features.pushDescriptors)
+        return Status(StatusCode::Unsupported, "kept recordings need VK_KHR_push_descriptor");
+    if (lost_) return Status(StatusCode::DeviceLost, "the device was lost");
+    CommandSlot slot;
+    VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    poolInfo.queueFamilyIndex = queueFamily_;
+    if (Status s =
+            check(t_.vkCreateCommandPool(device_, &poolInfo, nullptr, &slot.pool), "vkCreateCommandPool");
+        !s)
+        return s;
+    VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    alloc.commandPool = slot.pool;
+    alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    alloc.commandBufferCount = 1;
+    if (Status s = check(t_.vkAllocateCommandBuffers(device_, &alloc, &slot.cmd), "vkAllocateCommandBuffers");
+        !s) {
+        t_.vkDestroyCommandPool(device_, slot.pool, nullptr);
+        return s;
+    }
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO}; // no ONE_TIME_SUBMIT
+    t_.vkBeginCommandBuffer(slot.cmd, &begin);
+    auto list = std::make_unique<VulkanCommandList>(*this, slot);
+    list->barrier(); // after everything submitted earlier on this queue, at each submission
+    return std::unique_ptr<detail::BackendCommandList>(std::move(list));
+}
+
+Result<std::unique_ptr<detail::BackendRecording>>
+VulkanDevice::endRecording(std::unique_ptr<detail::BackendCommandList> commands) {
+    auto& list = static_cast<VulkanCommandList&>(*commands);
+    Status recorded = list.status;
+    CommandSlot slot = list.release();
+    commands.reset();
+    t_.vkEndCommandBuffer(slot.cmd);
+    auto recording = std::make_unique<VulkanRecording>(*this, slot); // destroys the pool on failure too
+    if (!recorded.ok()) return recorded;
+    return std::unique_ptr<detail::BackendRecording>(std::move(recording));
+}
+
+Result<uint64_t> VulkanDevice::submitRecording(detail::BackendRecording& recording) {
+    return submitSlot(static_cast<VulkanRecording&>(recording).slot(), true);
 }
 
 Status VulkanDevice::retire() {
@@ -365,7 +434,9 @@ Status VulkanDevice::retire() {
     while (!inFlight_.empty() && inFlight_.front().ticket <= done) {
         CommandSlot slot = inFlight_.front().slot;
         const uint64_t ticket = inFlight_.front().ticket;
+        const bool kept = inFlight_.front().kept;
         inFlight_.pop_front();
+        if (kept) continue; // a recording: its owner keeps the command buffer
         if (slot.queries) {
             std::vector<uint64_t> ticks(slot.querySlots);
             t_.vkGetQueryPoolResults(device_, slot.queries, 0, slot.querySlots, ticks.size() * 8,

@@ -110,6 +110,10 @@ class VulkanDevice : public detail::BackendDevice {
     void setLabel(detail::BackendBuffer& buffer, const std::string& label) override;
     Result<std::unique_ptr<detail::BackendCommandList>> beginCommands(uint32_t timestampSlots) override;
     Result<uint64_t> submit(std::unique_ptr<detail::BackendCommandList> commands) override;
+    Result<std::unique_ptr<detail::BackendCommandList>> beginRecording() override;
+    Result<std::unique_ptr<detail::BackendRecording>>
+    endRecording(std::unique_ptr<detail::BackendCommandList> commands) override;
+    Result<uint64_t> submitRecording(detail::BackendRecording& recording) override;
     Status wait(uint64_t ticket, uint64_t timeoutNs) override;
     Result<bool> isComplete(uint64_t ticket) override;
     std::vector<uint64_t> timestamps(uint64_t ticket) override;
@@ -138,9 +142,13 @@ class VulkanDevice : public detail::BackendDevice {
         return s;
     }
 
+    // Submits `slot`'s ended command buffer; a kept one (a recording) is not recycled when it completes.
+    Result<uint64_t> submitSlot(CommandSlot& slot, bool kept);
+
     struct InFlight {
         uint64_t ticket;
         CommandSlot slot;
+        bool kept;
     };
 
     std::unique_ptr<Instance> instance_;

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: MIT
+// Device::execute's kept recordings (runtime/replay.hpp).
+#include "runtime/replay.hpp"
+#include "runtime/recorder_impl.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace ripple::detail {
+namespace {
+
+// Zeroes the replay's status words for its next run (record() took them zeroed).
+void clearStatus(const Replay& r) {
+    for (const Submission::Op& op : r.ops)
+        if (op.statusBuffer) std::memset(static_cast<char*>(op.statusBuffer->mapped) + op.statusOffset, 0, 4);
+}
+
+// Records `op` on `bindings` as record() does, into a kept command list; the replay takes the scratch and
+// status memory the recording names.
+Result<std::unique_ptr<Replay>> makeReplay(Device& device, const Operator& op,
+                                           const std::vector<TensorBinding>& bindings) {
+    auto recorder = device.createRecorder();
+    if (!recorder) return recorder.status();
+    if (Status s = recorder->record(op, bindings); !s) return s;
+    RecorderImpl& r = *recorder->impl_;
+    auto list = device.impl_->backend->beginRecording();
+    if (!list) return list.status();
+    r.emit(*list.value(), false);
+    auto commands = device.impl_->backend->endRecording(std::move(list.value()));
+    if (!commands) return commands.status();
+    auto replay = std::make_unique<Replay>();
+    replay->commands = std::move(commands.value());
+    replay->ops = r.submission.ops;
+    replay->scratch = std::move(r.submission.scratch);
+    replay->zeroedScratch = std::move(r.submission.zeroedScratch);
+    replay->statusChunks = std::move(r.submission.statusChunks);
+    r.reset();
+    return replay;
+}
+
+} // namespace
+
+Status executeReplay(Device& device, const Operator& op, const std::vector<TensorBinding>& bindings,
+                     bool& handled) {
+    handled = false;
+    const std::shared_ptr<DeviceImpl>& dev = device.impl_;
+    if (!dev || !dev->options.reuseCommandBuffers || !op.impl_ || op.impl_->device != dev ||
+        !op.impl_->replay)
+        return {};
+    OperatorImpl& o = *op.impl_;
+    if (!checkBindings(*dev, o.plan, bindings)) return {}; // the usual path reports it
+    std::vector<std::pair<uint64_t, uint64_t>> key(bindings.size());
+    for (size_t i = 0; i < bindings.size(); ++i)
+        key[i] = {bindings[i].Buffer && bindings[i].Buffer->impl_ ? bindings[i].Buffer->impl_->id : 0,
+                  bindings[i].Offset};
+
+    ReplayCache& cache = *o.replay;
+    std::unique_lock<std::mutex> lock(cache.mutex);
+    if (cache.unsupported) return {};
+    if (cache.busy) {
+        if (!cache.pending) return {}; // another thread's replay is in flight
+        auto done = dev->backend->isComplete(cache.pendingTicket);
+        if (!done || !done.value()) return {};
+        clearStatus(*cache.pending);
+        cache.pending = nullptr;
+        cache.busy = false;
+    }
+    std::vector<std::shared_ptr<void>> keepAlive{op.impl_}; // until completion, as record() keeps them
+    Replay* replay = nullptr;
+    for (auto& r : cache.replays)
+        if (r->key == key) replay = r.get();
+    if (replay) { // ids are never reused, so the buffers are alive; checked all the same
+        for (size_t i = 0; replay && i < key.size(); ++i) {
+            if (!key[i].first) continue;
+            std::shared_ptr<BufferImpl> b = replay->buffers[i].lock();
+            if (b)
+                keepAlive.push_back(std::move(b));
+            else
+                replay = nullptr;
+        }
+        keepAlive.resize(replay ? keepAlive.size() : 1);
+    }
+    if (!replay) {
+        const uint64_t bytes = o.plan.scratchBytes + o.plan.zeroedScratchBytes;
+        if (bytes > ReplayCache::kMaxScratchBytes) {
+            cache.unsupported = true;
+            return {};
+        }
+        // Room for it: the least recently used go (none is in flight: the cache is not busy).
+        while (!cache.replays.empty() && (cache.replays.size() >= ReplayCache::kMaxReplays ||
+                                          cache.scratchBytes + bytes > ReplayCache::kMaxScratchBytes)) {
+            auto oldest =
+                std::min_element(cache.replays.begin(), cache.replays.end(),
+                                 [](const auto& a, const auto& b) { return a->lastUse < b->lastUse; });
+            cache.scratchBytes -= o.plan.scratchBytes + o.plan.zeroedScratchBytes;
+            cache.replays.erase(oldest);
+        }
+        auto made = makeReplay(device, op, bindings);
+        if (!made) { // a back-end that keeps no recordings: the usual path, now and later; else the error
+            if (made.status().code() != StatusCode::Unsupported) {
+                handled = true;
+                return made.status();
+            }
+            cache.unsupported = true;
+            return {};
+        }
+        made.value()->key = key;
+        made.value()->buffers.resize(bindings.size());
+        for (size_t i = 0; i < bindings.size(); ++i)
+            if (key[i].first) {
+                made.value()->buffers[i] = bindings[i].Buffer->impl_;
+                keepAlive.push_back(bindings[i].Buffer->impl_);
+            }
+        cache.scratchBytes += bytes;
+        replay = made.value().get();
+        cache.replays.push_back(std::move(made.value()));
+    }
+    replay->lastUse = ++cache.uses;
+    cache.busy = true;
+    lock.unlock();
+
+    handled = true;
+    auto ticket = dev->backend->submitRecording(*replay->commands);
+    if (!ticket) {
+        lock.lock();
+        cache.busy = false;
+        return ticket.status();
+    }
+    {
+        std::lock_guard<std::mutex> l(dev->mutex);
+        Submission& s = dev->submissions[ticket.value()];
+        s.ops = replay->ops;
+        s.keepAlive = std::move(keepAlive);
+        dev->unfinished.insert(ticket.value());
+        dev->lastTicket = std::max(dev->lastTicket, ticket.value());
+    }
+    Status result = device.wait(Ticket{ticket.value()});
+    lock.lock();
+    auto done = dev->backend->isComplete(ticket.value());
+    if (done && done.value()) {
+        clearStatus(*replay);
+        cache.busy = false;
+    } else { // the wait failed (timeout, lost device): the next execute() frees it once it completes
+        cache.pending = replay;
+        cache.pendingTicket = ticket.value();
+    }
+    return result;
+}
+
+} // namespace ripple::detail
