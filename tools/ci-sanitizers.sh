@@ -45,9 +45,9 @@ CC=clang CXX=clang++ cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=Re
     "-DCMAKE_CXX_FLAGS=$san -fsanitize=fuzzer-no-link" >/dev/null
 cmake --build build-sanitize --target ripple-unit-tests ripple-ops-tests ripple-run ripple-fuzz-npy ripple-fuzz-validation
 
-step "1. ASan + UBSan + LSan: unit, device, recorder, fault injection, scatter tests; conformance; ripple-run"
+step "1. ASan + UBSan + LSan: unit, device, recorder, fault injection, kept recordings, scatter tests; conformance; ripple-run"
 build-sanitize/test/ripple-unit-tests
-build-sanitize/test/ripple-ops-tests "[device],[recorder],[faults],[scatter_nd],[scatter_elements],[scatter_in_place]"
+build-sanitize/test/ripple-ops-tests "[device],[recorder],[faults],[replay],[scatter_nd],[scatter_elements],[scatter_in_place]"
 build-sanitize/test/ripple-ops-tests "TopK reads strided and broadcast inputs in place,TopK of empty tensors succeeds and writes nothing,TopK's sampled radix selection falls back*"
 # ripple-run is not the test runner: lavapipe is preloaded to stay resident (it defines only vk_icd* entry
 # points, so nothing is interposed), and the validation layer (tested in the main job) is left off.
@@ -76,10 +76,10 @@ for target in npy validation; do
     fi
 done
 
-step "3. TSan build: the recorder tests, recorders on several threads"
+step "3. TSan build: the recorder and kept-recording tests, on several threads"
 CC=clang CXX=clang++ cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIPPLE_BUILD_BENCH=OFF \
     -DRIPPLE_BUILD_SAMPLES=OFF "-DCMAKE_C_FLAGS=-fsanitize=thread" "-DCMAKE_CXX_FLAGS=-fsanitize=thread" >/dev/null
 cmake --build build-tsan --target ripple-ops-tests
 TSAN_OPTIONS="suppressions=$root/test/sanitizers/tsan.supp halt_on_error=1 second_deadlock_stack=1" \
-    build-tsan/test/ripple-ops-tests "[recorder],[faults]"
+    build-tsan/test/ripple-ops-tests "[recorder],[faults],[replay]"
 step "done"

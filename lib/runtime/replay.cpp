@@ -136,8 +136,13 @@ Status executeReplay(Device& device, const Operator& op, const std::vector<Tenso
     }
     Status result = device.wait(Ticket{ticket.value()});
     lock.lock();
-    auto done = dev->backend->isComplete(ticket.value());
-    if (done && done.value()) {
+    // Ok or IndexOutOfRange: the wait saw it complete; else ask (a timeout, a lost device).
+    bool complete = result.ok() || result.code() == StatusCode::IndexOutOfRange;
+    if (!complete) {
+        auto done = dev->backend->isComplete(ticket.value());
+        complete = done && done.value();
+    }
+    if (complete) {
         clearStatus(*replay);
         cache.busy = false;
     } else { // the wait failed (timeout, lost device): the next execute() frees it once it completes
