@@ -266,6 +266,27 @@ const Pipeline& VulkanDevice::pipeline(const kernels::KernelInfo& kernel) {
     return pipelines_.at(kernel.name);
 }
 
+Status VulkanDevice::makeCommandBuffer(CommandSlot& slot, VkCommandPoolCreateFlags flags) {
+    VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    poolInfo.flags = flags;
+    poolInfo.queueFamilyIndex = queueFamily_;
+    if (Status s =
+            check(t_.vkCreateCommandPool(device_, &poolInfo, nullptr, &slot.pool), "vkCreateCommandPool");
+        !s)
+        return s;
+    VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    alloc.commandPool = slot.pool;
+    alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    alloc.commandBufferCount = 1;
+    if (Status s = check(t_.vkAllocateCommandBuffers(device_, &alloc, &slot.cmd), "vkAllocateCommandBuffers");
+        !s) {
+        t_.vkDestroyCommandPool(device_, slot.pool, nullptr);
+        slot.pool = VK_NULL_HANDLE;
+        return s;
+    }
+    return {};
+}
+
 Result<std::unique_ptr<detail::BackendCommandList>> VulkanDevice::beginCommands(uint32_t timestampSlots) {
     CommandSlot slot;
     {
@@ -281,23 +302,7 @@ Result<std::unique_ptr<detail::BackendCommandList>> VulkanDevice::beginCommands(
         }
     }
     if (!slot.pool) { // a pool per list: lists may be recorded on several threads at once
-        VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-        poolInfo.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
-        poolInfo.queueFamilyIndex = queueFamily_;
-        if (Status s =
-                check(t_.vkCreateCommandPool(device_, &poolInfo, nullptr, &slot.pool), "vkCreateCommandPool");
-            !s)
-            return s;
-        VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-        alloc.commandPool = slot.pool;
-        alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-        alloc.commandBufferCount = 1;
-        if (Status s =
-                check(t_.vkAllocateCommandBuffers(device_, &alloc, &slot.cmd), "vkAllocateCommandBuffers");
-            !s) {
-            t_.vkDestroyCommandPool(device_, slot.pool, nullptr);
-            return s;
-        }
+        if (Status s = makeCommandBuffer(slot, VK_COMMAND_POOL_CREATE_TRANSIENT_BIT); !s) return s;
         if (timestampSlots) {
             VkQueryPoolCreateInfo q{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
             q.queryType = VK_QUERY_TYPE_TIMESTAMP;
@@ -387,21 +392,7 @@ Result<std::unique_ptr<detail::BackendCommandList>> VulkanDevice::beginRecording
         return Status(StatusCode::Unsupported, "kept recordings need VK_KHR_push_descriptor");
     if (lost_) return Status(StatusCode::DeviceLost, "the device was lost");
     CommandSlot slot;
-    VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-    poolInfo.queueFamilyIndex = queueFamily_;
-    if (Status s =
-            check(t_.vkCreateCommandPool(device_, &poolInfo, nullptr, &slot.pool), "vkCreateCommandPool");
-        !s)
-        return s;
-    VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    alloc.commandPool = slot.pool;
-    alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    alloc.commandBufferCount = 1;
-    if (Status s = check(t_.vkAllocateCommandBuffers(device_, &alloc, &slot.cmd), "vkAllocateCommandBuffers");
-        !s) {
-        t_.vkDestroyCommandPool(device_, slot.pool, nullptr);
-        return s;
-    }
+    if (Status s = makeCommandBuffer(slot, 0); !s) return s;
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO}; // no ONE_TIME_SUBMIT
     t_.vkBeginCommandBuffer(slot.cmd, &begin);
     auto list = std::make_unique<VulkanCommandList>(*this, slot);

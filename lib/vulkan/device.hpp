@@ -142,6 +142,8 @@ class VulkanDevice : public detail::BackendDevice {
         return s;
     }
 
+    // A new command pool (`flags`) and one primary command buffer from it, into `slot`.
+    Status makeCommandBuffer(CommandSlot& slot, VkCommandPoolCreateFlags flags);
     // Submits `slot`'s ended command buffer; a kept one (a recording) is not recycled when it completes.
     Result<uint64_t> submitSlot(CommandSlot& slot, bool kept);
 
