@@ -119,6 +119,8 @@ TEST_CASE("execute() replays its recording per binding set: new data, fresh stat
     CHECK(download(dev, out.value(), outBytes) ==
           rt::referenceScatterND(d, input, indices[1], updates, nullptr));
     CHECK(kept(op.value()) == 4);
+    INFO("validation layer messages (see stderr)");
+    CHECK(dev.validationMessageCount() == 0);
 }
 
 TEST_CASE("execute() keeps at most 16 recordings per operator, and none when reuseCommandBuffers is off",
@@ -134,6 +136,7 @@ TEST_CASE("execute() keeps at most 16 recordings per operator, and none when reu
         INFO("reuseCommandBuffers " << reuse);
         DeviceOptions options;
         options.reuseCommandBuffers = reuse;
+        options.validation = true;
         auto made = Device::create(options);
         REQUIRE(made.ok());
         Device& dev = made.value();
@@ -158,6 +161,7 @@ TEST_CASE("execute() keeps at most 16 recordings per operator, and none when reu
             CHECK(download(dev, index.value(), wantIndices.size()) == wantIndices);
         }
         CHECK(kept(op.value()) == (reuse ? 16u : 0u));
+        CHECK(dev.validationMessageCount() == 0);
     }
 }
 
@@ -203,4 +207,5 @@ TEST_CASE("execute() from several threads on one operator: replays and recording
     CHECK(failures == std::vector<int>(4, 0));
     CHECK(kept(op.value()) >= 1);
     CHECK(kept(op.value()) <= 4);
+    CHECK(dev.validationMessageCount() == 0);
 }
