@@ -22,8 +22,12 @@ struct VulkanDeviceDesc {
     VkInstance instance = VK_NULL_HANDLE;             ///< the engine's instance (Vulkan 1.1 or later)
     VkPhysicalDevice physicalDevice = VK_NULL_HANDLE; ///< the physical device `device` was made on
     VkDevice device = VK_NULL_HANDLE;                 ///< the engine's device
-    VkQueue queue = VK_NULL_HANDLE;                   ///< a queue with compute, of queueFamilyIndex
-    uint32_t queueFamilyIndex = 0;                    ///< the queue's family
+    /// A queue with compute, of queueFamilyIndex. A queue of a compute-only family (no graphics), where
+    /// the device has one, is what ripple takes for itself: on an H100 (NVIDIA 580) work submitted there
+    /// starts 2.5 us sooner and multi-pass TopKs ran 2-22% faster than on the graphics family
+    /// (bench/NOTES.md, "Issue 19, continued: launch latency and the queue family").
+    VkQueue queue = VK_NULL_HANDLE;
+    uint32_t queueFamilyIndex = 0; ///< the queue's family
     /// How ripple reaches the engine's Vulkan functions; null uses the system loader.
     PFN_vkGetInstanceProcAddr getInstanceProcAddr = nullptr;
     /// What the engine enabled when it created `device`. ripple uses these and nothing else, picking
