@@ -71,6 +71,8 @@ struct DeviceImpl {
                    bool* created = nullptr);
     // Turns every submission up to `ticket` (complete) into reports and releases what it held.
     void finish(uint64_t ticket);
+    // Keeps what a submitted ticket needs until it finishes (its reports, what it holds alive).
+    void track(uint64_t ticket, Submission submission);
     // The same for one submission, given its timestamps; caller holds `mutex`. Returns what to release
     // outside the lock.
     std::vector<std::shared_ptr<void>> finishOne(Submission& s, const std::vector<uint64_t>& times);

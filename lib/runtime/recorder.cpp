@@ -111,6 +111,13 @@ void DeviceImpl::finish(uint64_t ticket) {
     }
 }
 
+void DeviceImpl::track(uint64_t ticket, Submission submission) {
+    std::lock_guard<std::mutex> lock(mutex);
+    submissions[ticket] = std::move(submission);
+    unfinished.insert(ticket);
+    lastTicket = std::max(lastTicket, ticket);
+}
+
 } // namespace detail
 
 CommandRecorder::CommandRecorder() = default;
@@ -373,12 +380,7 @@ Result<Ticket> Device::submit(CommandRecorder& recorder) {
         r.reset();
         return ticket.status();
     }
-    {
-        std::lock_guard<std::mutex> lock(impl_->mutex);
-        impl_->submissions[ticket.value()] = std::move(r.submission);
-        impl_->unfinished.insert(ticket.value());
-        impl_->lastTicket = std::max(impl_->lastTicket, ticket.value());
-    }
+    impl_->track(ticket.value(), std::move(r.submission));
     r.reset();
     return Ticket{ticket.value()};
 }

@@ -126,14 +126,10 @@ Status executeReplay(Device& device, const Operator& op, const std::vector<Tenso
         cache.busy = false;
         return ticket.status();
     }
-    {
-        std::lock_guard<std::mutex> l(dev->mutex);
-        Submission& s = dev->submissions[ticket.value()];
-        s.ops = replay->ops;
-        s.keepAlive = std::move(keepAlive);
-        dev->unfinished.insert(ticket.value());
-        dev->lastTicket = std::max(dev->lastTicket, ticket.value());
-    }
+    Submission s;
+    s.ops = replay->ops;
+    s.keepAlive = std::move(keepAlive);
+    dev->track(ticket.value(), std::move(s));
     Status result = device.wait(Ticket{ticket.value()});
     lock.lock();
     // Ok or IndexOutOfRange: the wait saw it complete; else ask (a timeout, a lost device).
