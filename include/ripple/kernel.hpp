@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+/// @file
+/// @brief Users' own GLSL compute kernels: compiled at build time by ripple_add_kernels (CMake), run
+/// through Device::compile(KernelDesc) and CommandRecorder::record beside ripple's operators, with the
+/// recorder's automatic barriers. (Issue 20, work in progress on the issue20-wip branch: the types below
+/// are the interface being built; nothing consumes them yet.)
+#pragma once
+
+#include "ripple/buffer.hpp"
+#include "ripple/export.hpp"
+#include "ripple/status.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ripple {
+
+/// How a kernel reads and writes one binding, from its GLSL qualifiers: `readonly` is Read, `writeonly`
+/// Write, neither ReadWrite. The recorder orders the kernel against other work by it.
+enum class BindingAccess : uint32_t {
+    Read = 0,
+    Write = 1,
+    ReadWrite = 2,
+};
+
+/// Most storage-buffer bindings a kernel may declare (descriptor set 0, bindings 0-7).
+constexpr uint32_t kMaxKernelBindings = 8;
+
+/// One storage-buffer binding of a user kernel, as reflected at build time.
+struct KernelBindingInfo {
+    uint32_t Binding = 0;                            ///< the GLSL `binding` (set 0)
+    BindingAccess Access = BindingAccess::ReadWrite; ///< from `readonly` / `writeonly`
+    /// Bytes of the block's fixed-size part (members before a runtime array, or a whole fixed-size
+    /// array): a binding smaller than this is InvalidArgument.
+    uint64_t MinimumBytes = 0;
+    const char* Name = nullptr; ///< the block's instance name in the GLSL, for error messages
+};
+
+/// A kernel as ripple_add_kernels embeds it in the user's target (the generated header declares one per
+/// kernel and permutation). Plain data with static storage; never written at run time.
+struct KernelSource {
+    const char* Name = nullptr;            ///< "<source stem>[.<permutation values>]", unique in its target
+    const uint32_t* PackedSpirv = nullptr; ///< SPIR-V, debug-stripped and varint-packed (as ripple's own)
+    uint32_t PackedBytes = 0;              ///< bytes of PackedSpirv used
+    uint32_t SpirvWords = 0;               ///< words once unpacked
+    uint32_t LocalSize[3] = {1, 1, 1};     ///< the workgroup size
+    uint32_t PushConstantBytes = 0;        ///< the push-constant block's size (0: none)
+    uint32_t BindingCount = 0;             ///< entries used in Bindings, sorted by Binding
+    KernelBindingInfo Bindings[kMaxKernelBindings] = {};
+    uint32_t Features = 0;      ///< device features the SPIR-V needs (ripple's feature bits)
+    const char* Hlsl = nullptr; ///< its HLSL for the D3D12 back-end, where that was built; else null
+};
+
+/// What Device::compile needs to make a runnable Kernel.
+struct KernelDesc {
+    const KernelSource* Source = nullptr; ///< from the generated header; must outlive the Kernel
+};
+
+/// One dispatch of a compiled Kernel (CommandRecorder::record).
+struct KernelDispatch {
+    uint32_t GroupCount[3] = {1, 1, 1}; ///< workgroups in x, y, z: each within the device's limit
+    /// One per binding in KernelSource::Bindings order; Size 0 binds from Offset to the buffer's end.
+    struct Binding {
+        const ripple::Buffer* Buffer = nullptr; ///< not owned; kept alive until the submission completes
+        uint64_t Offset = 0;                    ///< bytes; a multiple of Device::bindingAlignment()
+        uint64_t Size = 0;                      ///< bytes
+    };
+    std::vector<Binding> Bindings;
+    /// Exactly KernelSource::PushConstantBytes bytes, copied at record time (null when there are none).
+    const void* PushConstants = nullptr;
+    uint32_t PushConstantBytes = 0;
+    std::string Label; ///< names the dispatch in RenderDoc and Device::reports; empty: the kernel's name
+};
+
+} // namespace ripple
