@@ -41,8 +41,8 @@ void D3D12CommandList::barrier() {
 }
 
 void D3D12CommandList::dispatch(const kernels::KernelInfo& kernel,
-                                const std::vector<detail::BufferRange>& bindings, const uint32_t push[3],
-                                uint32_t groups) {
+                                const std::vector<detail::BufferRange>& bindings, const uint32_t* push,
+                                const uint32_t groups[3]) {
     if (!status.ok()) return;
     if (descriptorsUsed_ + kernel.bindingCount > 8192) {
         status = Status(StatusCode::Unsupported, "D3D12: more than 8192 bindings in one submission");
@@ -103,7 +103,7 @@ void D3D12CommandList::dispatch(const kernels::KernelInfo& kernel,
         table = 1;
     }
     slot_.list->SetComputeRootDescriptorTable(table, gpu);
-    slot_.list->Dispatch(groups, 1, 1);
+    slot_.list->Dispatch(groups[0], groups[1], groups[2]);
 }
 
 void D3D12CommandList::fill(const detail::BufferRange& range, uint32_t value) {

@@ -107,7 +107,7 @@ class D3D12CommandList : public detail::BackendCommandList {
         : device_(device), slot_(slot), external_(external) {}
     ~D3D12CommandList() override;
     void dispatch(const kernels::KernelInfo& kernel, const std::vector<detail::BufferRange>& bindings,
-                  const uint32_t push[3], uint32_t groups) override;
+                  const uint32_t* push, const uint32_t groups[3]) override;
     void fill(const detail::BufferRange& range, uint32_t value) override;
     void copy(const detail::BufferRange& source, const detail::BufferRange& destination) override;
     void barrier() override;

@@ -30,8 +30,9 @@ struct BufferRange {
 class BackendCommandList {
   public:
     virtual ~BackendCommandList() = default;
+    // `push`: the kernel's pushConstantBytes / 4 words; `groups`: workgroups in x, y and z.
     virtual void dispatch(const kernels::KernelInfo& kernel, const std::vector<BufferRange>& bindings,
-                          const uint32_t push[3], uint32_t groups) = 0;
+                          const uint32_t* push, const uint32_t groups[3]) = 0;
     virtual void fill(const BufferRange& range, uint32_t value) = 0;
     virtual void copy(const BufferRange& source, const BufferRange& destination) = 0; // same size
     virtual void barrier() = 0; // every earlier compute/transfer write before every later access

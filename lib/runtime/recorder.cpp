@@ -195,7 +195,7 @@ Status CommandRecorder::record(const Operator& op, const std::vector<TensorBindi
         c.push[0] = d.paramsBase;
         c.push[1] = d.arg;
         c.push[2] = d.groups;
-        c.groups = d.groups;
+        c.groups[0] = d.groups;
         c.op = opIndex;
         c.ranges.reserve(d.bindings.size());
         for (const core::PlanBinding& pb : d.bindings) {

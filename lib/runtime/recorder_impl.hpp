@@ -6,6 +6,7 @@
 #include "runtime/objects.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <map>
 #include <unordered_map>
@@ -75,8 +76,10 @@ struct PendingCommand {
     enum class Kind { Dispatch, Fill, Copy } kind = Kind::Dispatch;
     const kernels::KernelInfo* kernel = nullptr;
     std::vector<BufferRange> ranges; // dispatch: by binding; copy: source, destination; fill: destination
-    uint32_t push[3] = {0, 0, 0};    // paramsBase, arg, groupCount
-    uint32_t groups = 1;
+    // Push constants: operators' paramsBase, arg, groupCount; users' kernels up to 128 bytes (Vulkan's
+    // guaranteed maxPushConstantsSize).
+    std::array<uint32_t, 32> push{};
+    uint32_t groups[3] = {1, 1, 1};
     uint32_t value = 0; // fill
     uint32_t level = 0;
     int32_t op = -1; // index in the submission's ops, for its label
@@ -128,7 +131,7 @@ struct RecorderImpl {
             if (label) out.beginLabel(*label);
             switch (c->kind) {
             case PendingCommand::Kind::Dispatch:
-                out.dispatch(*c->kernel, c->ranges, c->push, c->groups);
+                out.dispatch(*c->kernel, c->ranges, c->push.data(), c->groups);
                 break;
             case PendingCommand::Kind::Fill:
                 out.fill(c->ranges[0], c->value);

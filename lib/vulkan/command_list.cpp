@@ -88,8 +88,8 @@ VkDescriptorSet VulkanCommandList::allocateSet(const Pipeline& p, const kernels:
 }
 
 void VulkanCommandList::dispatch(const kernels::KernelInfo& kernel,
-                                 const std::vector<detail::BufferRange>& bindings, const uint32_t push[3],
-                                 uint32_t groups) {
+                                 const std::vector<detail::BufferRange>& bindings, const uint32_t* push,
+                                 const uint32_t groups[3]) {
     if (!status.ok()) return;
     const auto& t = device_.table();
     const Pipeline& p = device_.pipeline(kernel);
@@ -119,7 +119,7 @@ void VulkanCommandList::dispatch(const kernels::KernelInfo& kernel,
     if (kernel.pushConstantBytes)
         t.vkCmdPushConstants(slot_.cmd, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, kernel.pushConstantBytes,
                              push);
-    t.vkCmdDispatch(slot_.cmd, groups, 1, 1);
+    t.vkCmdDispatch(slot_.cmd, groups[0], groups[1], groups[2]);
 }
 
 void VulkanCommandList::beginLabel(const std::string& label) {

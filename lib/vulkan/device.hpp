@@ -63,7 +63,7 @@ class VulkanCommandList : public detail::BackendCommandList {
     VulkanCommandList(VulkanDevice& device, CommandSlot slot) : device_(device), slot_(slot) {}
     ~VulkanCommandList() override;
     void dispatch(const kernels::KernelInfo& kernel, const std::vector<detail::BufferRange>& bindings,
-                  const uint32_t push[3], uint32_t groups) override;
+                  const uint32_t* push, const uint32_t groups[3]) override;
     void fill(const detail::BufferRange& range, uint32_t value) override;
     void copy(const detail::BufferRange& source, const detail::BufferRange& destination) override;
     void barrier() override;

@@ -70,7 +70,7 @@ TEST_CASE("D3D12 backend on vkd3d: root constants, descriptor tables, barriers, 
     auto list = dev.beginCommands(0);
     REQUIRE(list.ok());
     const uint32_t first[3] = {n, 3, 7}, second[3] = {n, 5, 1}, none[3] = {0, 0, 0};
-    const uint32_t groups = (n + 63) / 64;
+    const uint32_t groups[3] = {(n + 63) / 64, 1, 1};
     list.value()->dispatch(affine, {{bin.get(), 0, n * 4}, {bmid.get(), 0, n * 4}}, first, groups);
     list.value()->barrier();
     list.value()->dispatch(affine, {{bmid.get(), 0, n * 4}, {bout.get(), 64, n * 4}}, second, groups);
@@ -190,7 +190,7 @@ TEST_CASE("D3D12 interop: ripple on an engine's device, queue, buffers and comma
         c.kernel = &affine;
         c.ranges = {{in->impl_->buffer.get(), 0, n * 4}, {out->impl_->buffer.get(), 0, n * 4}};
         c.push[0] = n, c.push[1] = 9, c.push[2] = 4;
-        c.groups = (n + 63) / 64;
+        c.groups[0] = (n + 63) / 64;
         const std::vector<detail::Access> accesses = {{c.ranges[0].buffer, 0, n * 4, false},
                                                       {c.ranges[1].buffer, 0, n * 4, true}};
         rec->impl_->add(std::move(c), accesses);
@@ -246,8 +246,8 @@ TEST_CASE("D3D12 fills, timestamps, and the bytecode cache round trip", "[d3d12]
     list.value()->fill({a.value().get(), 64, 400}, 0x01020304u);
     list.value()->barrier();
     list.value()->timestamp(0);
-    const uint32_t push[3] = {256, 2, 0};
-    list.value()->dispatch(affine, {{a.value().get(), 0, 1024}, {b.value().get(), 0, 1024}}, push, 4);
+    const uint32_t push[3] = {256, 2, 0}, groups[3] = {4, 1, 1};
+    list.value()->dispatch(affine, {{a.value().get(), 0, 1024}, {b.value().get(), 0, 1024}}, push, groups);
     list.value()->timestamp(1);
     auto ticket = dev.submit(std::move(list.value()));
     REQUIRE(ticket.ok());
