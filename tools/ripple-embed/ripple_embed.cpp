@@ -11,6 +11,10 @@
 //       compiled back has the original's interface.
 //   ripple-embed hlsl IN_SPV OUT_HLSL
 //       One variant's HLSL as glslang's HLSL front end takes it (cmake/RippleHlslRoundTrip.cmake).
+//   ripple-embed user LIST OUT_HPP OUT_CPP NAMESPACE [--hlsl]
+//       A user's kernels (ripple_add_kernels): LIST as for registry; writes a header declaring one
+//       ripple::KernelSource (include/ripple/kernel.hpp) per variant in NAMESPACE, its name made an
+//       identifier ('.' and other non-identifier characters become '_'), and the source defining them.
 // Exits non-zero, naming the variant, if any SPIR-V cannot be reflected or translated.
 #include "kernels/kernel_info.hpp"
 #include "kernels/spirv_pack.hpp"
@@ -19,6 +23,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -33,6 +38,13 @@ struct Variant {
     uint32_t localSize[3] = {1, 1, 1};
     size_t pushBytes = 0;
     std::vector<std::pair<uint32_t, bool>> bindings; // binding, read-only
+    struct Block {                                   // per binding, for users' kernels (kernel.hpp)
+        uint32_t binding;
+        bool readOnly, writeOnly;
+        size_t minimumBytes; // the block's size with its runtime array empty
+        std::string name;
+    };
+    std::vector<Block> blocks;
     uint32_t features = 0;
     std::string hlsl;               // for the D3D12 path; empty when the variant has no D3D12 form
     std::vector<uint32_t> embedded; // the words to embed (debug stripped), or the round trip's
@@ -74,8 +86,28 @@ bool reflect(Variant& v) {
             size_t ndecos = 0;
             spvc_compiler_get_buffer_block_decorations(comp, list[i].id, &decos, &ndecos);
             bool readOnly = std::find(decos, decos + ndecos, SpvDecorationNonWritable) != decos + ndecos;
-            v.bindings.emplace_back(spvc_compiler_get_decoration(comp, list[i].id, SpvDecorationBinding),
-                                    readOnly);
+            const bool writeOnly =
+                std::find(decos, decos + ndecos, SpvDecorationNonReadable) != decos + ndecos;
+            const uint32_t binding = spvc_compiler_get_decoration(comp, list[i].id, SpvDecorationBinding);
+            v.bindings.emplace_back(binding, readOnly);
+            size_t bytes = 0;
+            spvc_compiler_get_declared_struct_size(
+                comp, spvc_compiler_get_type_handle(comp, list[i].base_type_id), &bytes);
+            const char* name = spvc_compiler_get_name(comp, list[i].id);
+            v.blocks.push_back({binding, readOnly, writeOnly, bytes, name && *name ? name : list[i].name});
+        }
+        std::sort(v.blocks.begin(), v.blocks.end(), [](auto& a, auto& b) { return a.binding < b.binding; });
+        for (size_t i = 1;
+             i < v.blocks.size();) { // aliased views of one binding: one access, the largest size
+            if (v.blocks[i].binding != v.blocks[i - 1].binding) {
+                ++i;
+                continue;
+            }
+            Variant::Block& a = v.blocks[i - 1];
+            a.readOnly = a.readOnly && v.blocks[i].readOnly;
+            a.writeOnly = a.writeOnly && v.blocks[i].writeOnly;
+            a.minimumBytes = std::max(a.minimumBytes, v.blocks[i].minimumBytes);
+            v.blocks.erase(v.blocks.begin() + static_cast<std::ptrdiff_t>(i));
         }
         std::sort(v.bindings.begin(), v.bindings.end());
         // Blocks aliasing one binding (a float view of a word buffer, for float atomics) are one binding,
@@ -338,6 +370,62 @@ int hlslForRoundTrip(const std::string& in, const std::string& out) {
     return writeFile(out, v.hlsl) ? 0 : 1;
 }
 
+// A C++ identifier for a variant name: other characters become '_', a leading digit gets one before it.
+std::string identifier(const std::string& name) {
+    std::string id;
+    for (char c : name) id += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
+    if (id.empty() || std::isdigit(static_cast<unsigned char>(id[0]))) id = "_" + id;
+    return id;
+}
+
+int user(const std::string& listPath, const std::string& hppPath, const std::string& cppPath,
+         const std::string& ns, bool withHlsl) {
+    std::vector<std::array<std::string, 3>> lines;
+    if (!readList(listPath, lines)) return 1;
+    std::vector<Variant> variants;
+    for (auto& [name, compiled, stripped] : lines) {
+        Variant v;
+        v.name = name;
+        if (!readSpirv(compiled, v.words) || v.words.empty() || !reflect(v)) return 1;
+        if (withHlsl && v.features == 0 && !translateHlsl(v)) return 1;
+        if (!readSpirv(stripped, v.embedded) || v.embedded.empty()) return fail(stripped + ": empty"), 1;
+        if (!sameInterface(v, v.embedded, "stripped of debug instructions")) return 1;
+        variants.push_back(std::move(v));
+    }
+    std::sort(variants.begin(), variants.end(), [](auto& a, auto& b) { return a.name < b.name; });
+    for (size_t i = 1; i < variants.size(); ++i)
+        if (identifier(variants[i].name) == identifier(variants[i - 1].name))
+            return fail(variants[i - 1].name + " and " + variants[i].name + " make the same identifier"), 1;
+
+    const std::string head = "// Generated by ripple-embed (ripple_add_kernels): do not edit.\n";
+    std::ostringstream hpp, cpp;
+    hpp << head << "#pragma once\n\n#include <ripple/kernel.hpp>\n\nnamespace " << ns << " {\n";
+    for (const Variant& v : variants)
+        hpp << "extern const ripple::KernelSource " << identifier(v.name) << ";\n";
+    hpp << "} // namespace " << ns << "\n";
+    cpp << head << "#include <ripple/kernel.hpp>\n\nnamespace " << ns << " {\nnamespace {\n";
+    std::vector<std::string> inits(variants.size());
+    for (size_t i = 0; i < variants.size(); ++i)
+        cpp << packedArray("kSpirv" + std::to_string(i), variants[i].embedded, inits[i]);
+    cpp << "} // namespace\n\n";
+    for (size_t i = 0; i < variants.size(); ++i) {
+        const Variant& v = variants[i];
+        cpp << "extern const ripple::KernelSource " << identifier(v.name) << ";\n"
+            << "const ripple::KernelSource " << identifier(v.name) << " = {\n    \"" << v.name << "\", "
+            << inits[i].substr(1, inits[i].size() - 2) << ", {" << v.localSize[0] << ", " << v.localSize[1]
+            << ", " << v.localSize[2] << "}, " << v.pushBytes << ", " << v.blocks.size() << ", {";
+        for (const Variant::Block& b : v.blocks)
+            cpp << "{" << b.binding << ", ripple::BindingAccess::"
+                << (b.readOnly    ? "Read"
+                    : b.writeOnly ? "Write"
+                                  : "ReadWrite")
+                << ", " << b.minimumBytes << ", \"" << b.name << "\"}, ";
+        cpp << "}, " << v.features << "u, " << (v.hlsl.empty() ? "nullptr" : literal(v.hlsl)) << "};\n";
+    }
+    cpp << "} // namespace " << ns << "\n";
+    return writeFile(hppPath, hpp.str()) && writeFile(cppPath, cpp.str()) ? 0 : 1;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -347,7 +435,12 @@ int main(int argc, char** argv) {
         return registry(args[1], args[2], args.size() == 4);
     if (args.size() == 3 && args[0] == "round-trip") return roundTrip(args[1], args[2]);
     if (args.size() == 3 && args[0] == "hlsl") return hlslForRoundTrip(args[1], args[2]);
-    std::fprintf(stderr, "usage: ripple-embed registry LIST OUT_CPP [--hlsl] | ripple-embed round-trip LIST "
-                         "OUT_CPP | ripple-embed hlsl IN_SPV OUT_HLSL\n");
+    if (args.size() >= 5 && args.size() <= 6 && args[0] == "user" &&
+        (args.size() == 5 || args[5] == "--hlsl"))
+        return user(args[1], args[2], args[3], args[4], args.size() == 6);
+    std::fprintf(stderr,
+                 "usage: ripple-embed registry LIST OUT_CPP [--hlsl] | ripple-embed round-trip LIST "
+                 "OUT_CPP | ripple-embed hlsl IN_SPV OUT_HLSL | ripple-embed user LIST OUT_HPP OUT_CPP "
+                 "NAMESPACE [--hlsl]\n");
     return 2;
 }
