@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: MIT
+# Users' own GLSL compute kernels, compiled at build time exactly like ripple's (glslangValidator with a
+# depfile, spirv-val, spirv-opt --strip-debug, ripple-embed's reflection), embedded into the user's target.
+# (Issue 20, work in progress: available after add_subdirectory; the installed package does not carry it
+# yet.)
+#
+# ripple_add_kernels(<target> SOURCES <a.comp>... [NAMESPACE <ns>] [INCLUDE_DIRS <dir>...]
+#                    [DEFINES <NAME[=value]>...] [PERMUTATIONS "<AXIS>:<v1>,<v2>"...])
+#   Each source is compiled once per combination of PERMUTATIONS values (the GLSL sees <AXIS>_<v>), as
+#   variant "<stem>[.<v>...]". ripple's public GLSL includes (ripple/common.glsl and others documented in
+#   docs/KERNELS.md) are on the include path. Generates <target>_kernels.hpp (<target> made an identifier;
+#   on the target's include path)
+#   declaring one `const ripple::KernelSource` per variant in namespace <ns> (default: <target>_kernels),
+#   its name made an identifier ('.' becomes '_'), and adds the source defining them to <target>.
+
+# What the function needs from ripple's scope, reachable from a parent project's (add_subdirectory).
+set_property(GLOBAL PROPERTY RIPPLE_USER_GLSL_INCLUDE_DIR ${RIPPLE_GLSL_INCLUDE_DIR})
+set_property(GLOBAL PROPERTY RIPPLE_USER_HLSL ${RIPPLE_HAS_D3D12})
+
+function(_ripple_user_variants out_var stem axes suffix defines)
+    list(LENGTH axes n)
+    if(n EQUAL 0)
+        set(${out_var} "${stem}${suffix}|${defines}" PARENT_SCOPE)
+        return()
+    endif()
+    list(GET axes 0 axis)
+    list(REMOVE_AT axes 0)
+    string(REPLACE ":" ";" parts "${axis}")
+    list(GET parts 0 axis_name)
+    list(GET parts 1 values)
+    string(REPLACE "," ";" values "${values}")
+    set(all "")
+    foreach(v IN LISTS values)
+        _ripple_user_variants(sub ${stem} "${axes}" "${suffix}.${v}" "${defines},${axis_name}_${v}")
+        list(APPEND all ${sub})
+    endforeach()
+    set(${out_var} "${all}" PARENT_SCOPE)
+endfunction()
+
+function(ripple_add_kernels target)
+    cmake_parse_arguments(K "" "NAMESPACE" "SOURCES;INCLUDE_DIRS;DEFINES;PERMUTATIONS" ${ARGN})
+    if(NOT TARGET ${target})
+        message(FATAL_ERROR "ripple_add_kernels: ${target} is not a target")
+    endif()
+    if(NOT K_SOURCES)
+        message(FATAL_ERROR "ripple_add_kernels(${target}): no SOURCES")
+    endif()
+    if(NOT K_NAMESPACE)
+        string(MAKE_C_IDENTIFIER "${target}_kernels" K_NAMESPACE)
+    endif()
+    set(out ${CMAKE_CURRENT_BINARY_DIR}/ripple_kernels/${target})
+    get_property(glsl_include GLOBAL PROPERTY RIPPLE_USER_GLSL_INCLUDE_DIR)
+    set(include_flags -I${glsl_include})
+    foreach(dir IN LISTS K_INCLUDE_DIRS)
+        get_filename_component(dir "${dir}" ABSOLUTE)
+        list(APPEND include_flags -I${dir})
+    endforeach()
+    set(lines "")
+    set(outputs "")
+    foreach(source IN LISTS K_SOURCES)
+        get_filename_component(source "${source}" ABSOLUTE)
+        get_filename_component(stem "${source}" NAME_WE)
+        _ripple_user_variants(variants ${stem} "${K_PERMUTATIONS}" "" "")
+        foreach(entry IN LISTS variants)
+            string(REPLACE "|" ";" entry "${entry}")
+            list(GET entry 0 variant)
+            list(LENGTH entry has_defines)
+            set(define_flags "")
+            foreach(d IN LISTS K_DEFINES)
+                list(APPEND define_flags -D${d})
+            endforeach()
+            if(has_defines GREATER 1)
+                list(GET entry 1 axis_defines)
+                string(REPLACE "," ";" axis_defines "${axis_defines}")
+                foreach(d IN LISTS axis_defines)
+                    if(d)
+                        list(APPEND define_flags -D${d})
+                    endif()
+                endforeach()
+            endif()
+            set(spv ${out}/spv/${variant}.spv)
+            set(stripped ${out}/spv/${variant}.strip.spv)
+            add_custom_command(
+                OUTPUT ${spv} ${stripped}
+                COMMAND ${CMAKE_COMMAND} -E make_directory ${out}/spv
+                COMMAND ${RIPPLE_GLSLANG_VALIDATOR} --quiet --target-env vulkan1.1 ${include_flags}
+                        ${define_flags} --depfile ${out}/spv/${variant}.d -o ${spv} ${source}
+                COMMAND ${RIPPLE_SPIRV_VAL} --target-env vulkan1.1 ${spv}
+                COMMAND ${RIPPLE_SPIRV_OPT} --strip-debug ${spv} -o ${stripped}
+                DEPENDS ${source}
+                DEPFILE ${out}/spv/${variant}.d
+                COMMENT "glsl ${target}: ${variant}"
+                VERBATIM)
+            string(APPEND lines "${variant} ${spv} ${stripped}\n")
+            list(APPEND outputs ${spv} ${stripped})
+        endforeach()
+    endforeach()
+    set(list_file ${out}/kernels.txt)
+    file(CONFIGURE OUTPUT ${list_file} CONTENT "${lines}")
+    string(MAKE_C_IDENTIFIER "${target}" target_id)
+    set(hpp ${out}/include/${target_id}_kernels.hpp)
+    set(cpp ${out}/${target}_kernels.cpp)
+    set(hlsl_flag "")
+    get_property(with_hlsl GLOBAL PROPERTY RIPPLE_USER_HLSL)
+    if(with_hlsl)
+        set(hlsl_flag --hlsl)
+    endif()
+    add_custom_command(
+        OUTPUT ${hpp} ${cpp}
+        COMMAND ${CMAKE_COMMAND} -E make_directory ${out}/include
+        COMMAND ripple-embed user ${list_file} ${hpp} ${cpp} ${K_NAMESPACE} ${hlsl_flag}
+        DEPENDS ripple-embed ${outputs} ${list_file}
+        COMMENT "embedding ${target}'s kernels"
+        VERBATIM)
+    target_sources(${target} PRIVATE ${cpp} ${hpp})
+    target_include_directories(${target} PRIVATE ${out}/include)
+endfunction()
