@@ -2,8 +2,7 @@
 /// @file
 /// @brief Users' own GLSL compute kernels: compiled at build time by ripple_add_kernels (CMake), run
 /// through Device::compile(KernelDesc) and CommandRecorder::record beside ripple's operators, with the
-/// recorder's automatic barriers. (Issue 20, work in progress on the issue20-wip branch: the types below
-/// are the interface being built; nothing consumes them yet.)
+/// recorder's automatic barriers. (Issue 20, work in progress on the issue20-wip branch.)
 #pragma once
 
 #include "ripple/buffer.hpp"
@@ -72,6 +71,35 @@ struct KernelDispatch {
     const void* PushConstants = nullptr;
     uint32_t PushConstantBytes = 0;
     std::string Label; ///< names the dispatch in RenderDoc and Device::reports; empty: the kernel's name
+};
+
+/// @cond RIPPLE_INTERNAL
+namespace detail {
+struct KernelImpl;
+} // namespace detail
+/// @endcond
+
+/// A user kernel made runnable on one device (Device::compile(KernelDesc)): its pipeline, to record many
+/// times (CommandRecorder::record). Move-only; it keeps its device alive. Thread safety: a Kernel may be
+/// recorded by several threads at once.
+class RIPPLE_API Kernel {
+  public:
+    /// An empty kernel (valid() is false); recording it is InvalidArgument.
+    Kernel() = default;
+    /// Takes `other`'s pipeline; `other` becomes empty.
+    Kernel(Kernel&& other) noexcept;
+    /// Releases this kernel (once no submission uses it) and takes `other`'s.
+    Kernel& operator=(Kernel&& other) noexcept;
+    /// Releases the kernel once no submission uses it.
+    ~Kernel();
+    /// @return false when default-constructed or moved from.
+    bool valid() const { return impl_ != nullptr; }
+    /// @return the KernelSource's name; empty for an empty kernel.
+    std::string name() const;
+
+    /// @cond RIPPLE_INTERNAL
+    std::shared_ptr<detail::KernelImpl> impl_; // internal
+    /// @endcond
 };
 
 } // namespace ripple

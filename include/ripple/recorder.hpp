@@ -6,6 +6,7 @@
 
 #include "ripple/buffer.hpp"
 #include "ripple/export.hpp"
+#include "ripple/kernel.hpp"
 #include "ripple/status.hpp"
 
 #include <cstdint>
@@ -84,6 +85,15 @@ class RIPPLE_API CommandRecorder {
     ///         Device::execute's rules.
     Status record(const Operator& op, const std::vector<TensorBinding>& bindings,
                   const std::string& label = {});
+    /// Records one dispatch of a user kernel. The recorder orders it against everything recorded before by
+    /// the bytes each binding reads or writes (KernelBindingInfo::Access), as it orders operators.
+    /// @param kernel a valid kernel of this recorder's device
+    /// @param dispatch group counts, one binding per KernelSource binding, the push constants, a label
+    /// @return InvalidArgument naming the kernel and the binding for: a binding count other than the
+    ///         kernel's, a missing or foreign Buffer, an Offset not a multiple of Device::bindingAlignment(),
+    ///         a range outside its Buffer, a size not a multiple of 4 or below the binding's MinimumBytes,
+    ///         push constants of another size, a group count of 0 or over the device's limit (65535).
+    Status record(const Kernel& kernel, const KernelDispatch& dispatch);
     /// Copies `size` bytes from `source` to `destination`.
     /// @param source a buffer of this device
     /// @param sourceOffset byte offset in `source`, a multiple of 4

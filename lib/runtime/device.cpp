@@ -12,7 +12,7 @@
 
 namespace ripple {
 
-namespace {
+namespace detail {
 
 uint32_t featureBits(const AdapterFeatures& f) {
     using namespace kernels;
@@ -45,6 +45,10 @@ std::string featureNames(uint32_t bits) {
 
 // Picks the fastest variant of a dispatch's kernel that the device can run. Under the tests' HLSL round
 // trip (kernels/round_trip.hpp), the portable variants, and only those with a D3D12 form.
+} // namespace detail
+
+namespace {
+
 Result<const kernels::KernelInfo*> chooseKernel(const core::PlanDispatch& d, const detail::DeviceImpl& dev,
                                                 const char* op) {
     std::vector<std::string> candidates;
@@ -55,7 +59,7 @@ Result<const kernels::KernelInfo*> chooseKernel(const core::PlanDispatch& d, con
     } else {
         candidates = {d.kernel + ".fast", d.kernel + ".portable"};
     }
-    const uint32_t have = featureBits(dev.backend->adapter().features);
+    const uint32_t have = detail::featureBits(dev.backend->adapter().features);
     std::string missing;
     for (const std::string& name : candidates) {
         const kernels::KernelInfo* k = kernels::findKernel(name);
@@ -64,7 +68,7 @@ Result<const kernels::KernelInfo*> chooseKernel(const core::PlanDispatch& d, con
             return Status(StatusCode::Unsupported,
                           std::string(op) + ": " + name + " has no D3D12 (HLSL) form");
         if ((k->features & ~have) == 0) return k;
-        missing = name + " needs " + featureNames(k->features & ~have);
+        missing = name + " needs " + detail::featureNames(k->features & ~have);
     }
     if (missing.empty())
         return Status(StatusCode::Internal, std::string(op) + ": no kernel " + d.kernel + " in this build");

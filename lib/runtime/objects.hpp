@@ -94,6 +94,19 @@ struct OperatorImpl {
     std::shared_ptr<ReplayCache> replay; // Device::execute's kept recordings (runtime/replay.hpp)
 };
 
+// A user kernel on one device (Device::compile(KernelDesc), runtime/kernel.cpp): the registry entry the
+// back-ends take, made from the KernelSource, under a name unique to the source.
+struct KernelImpl {
+    std::shared_ptr<DeviceImpl> device;
+    const KernelSource* source = nullptr;
+    std::string name; // "user:<Name>@<source address>": pipelines are keyed by name
+    kernels::KernelInfo info{};
+};
+
+// The device features a kernel's Feature bits stand for, and their names (runtime/device.cpp).
+uint32_t featureBits(const AdapterFeatures& features);
+std::string featureNames(uint32_t bits);
+
 // A public Buffer around a backend buffer (created, or an engine's wrapped).
 Buffer makeBuffer(const std::shared_ptr<DeviceImpl>& device, std::unique_ptr<BackendBuffer> buffer);
 

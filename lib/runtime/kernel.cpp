@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+// Users' kernels (include/ripple/kernel.hpp): compiled from a KernelSource into a pipeline, recorded through
+// the recorder's level planner like an operator's dispatches.
+#include "runtime/objects.hpp"
+#include "runtime/recorder_impl.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+namespace ripple {
+
+Kernel::Kernel(Kernel&&) noexcept = default;
+Kernel& Kernel::operator=(Kernel&&) noexcept = default;
+Kernel::~Kernel() = default;
+
+std::string Kernel::name() const {
+    return impl_ && impl_->source && impl_->source->Name ? impl_->source->Name : "";
+}
+
+Result<Kernel> Device::compile(const KernelDesc& desc) {
+    if (!impl_) return Status(StatusCode::InvalidArgument, "compile: the Device is empty");
+    const KernelSource* s = desc.Source;
+    if (!s || !s->Name || !s->PackedSpirv || !s->SpirvWords)
+        return Status(StatusCode::InvalidArgument, "compile: KernelDesc.Source is null or has no SPIR-V");
+    const std::string name = s->Name;
+    if (s->BindingCount > kMaxKernelBindings)
+        return Status(StatusCode::InvalidArgument, "compile: kernel " + name + " declares " +
+                                                       std::to_string(s->BindingCount) +
+                                                       " bindings; at most 8 are supported");
+    if (s->PushConstantBytes > 128 || s->PushConstantBytes % 4)
+        return Status(StatusCode::InvalidArgument,
+                      "compile: kernel " + name + " has " + std::to_string(s->PushConstantBytes) +
+                          " bytes of push constants; at most 128, a multiple of 4");
+    const uint32_t missing = s->Features & ~detail::featureBits(impl_->backend->adapter().features);
+    if (missing)
+        return Status(StatusCode::Unsupported, "compile: kernel " + name + " needs " +
+                                                   detail::featureNames(missing) + ", which " +
+                                                   impl_->backend->adapter().name + " lacks");
+    if (impl_->backend->adapter().backend == Backend::D3D12 && !s->Hlsl)
+        return Status(StatusCode::Unsupported,
+                      "compile: kernel " + name + " has no HLSL (built without the D3D12 back-end)");
+    auto k = std::make_shared<detail::KernelImpl>();
+    k->device = impl_;
+    k->source = s;
+    char address[32];
+    std::snprintf(address, sizeof address, "@%p", static_cast<const void*>(s));
+    k->name = "user:" + name + address;
+    kernels::KernelInfo& info = k->info;
+    info.name = k->name.c_str();
+    info.spirv = {s->PackedSpirv, s->PackedBytes, s->SpirvWords};
+    std::memcpy(info.localSize, s->LocalSize, sizeof info.localSize);
+    info.pushConstantBytes = s->PushConstantBytes;
+    info.bindingCount = s->BindingCount;
+    for (uint32_t i = 0; i < s->BindingCount; ++i)
+        info.bindings[i] = {s->Bindings[i].Binding, s->Bindings[i].Access == BindingAccess::Read};
+    info.features = s->Features;
+    info.hlsl = s->Hlsl;
+    if (Status st = impl_->backend->preparePipeline(info); !st) return st;
+    Kernel out;
+    out.impl_ = std::move(k);
+    return out;
+}
+
+Status CommandRecorder::record(const Kernel& kernel, const KernelDispatch& d) {
+    if (!impl_) return Status(StatusCode::InvalidArgument, "record: the CommandRecorder is empty");
+    detail::RecorderImpl& r = *impl_;
+    if (!kernel.impl_ || kernel.impl_->device != r.device)
+        return Status(StatusCode::InvalidArgument, "record: the Kernel is empty or from another Device");
+    const detail::KernelImpl& k = *kernel.impl_;
+    const KernelSource& s = *k.source;
+    const std::string what = std::string("record: kernel ") + s.Name;
+    auto invalid = [&](const std::string& rule) {
+        return Status(StatusCode::InvalidArgument, what + ": " + rule);
+    };
+    if (d.Bindings.size() != s.BindingCount)
+        return invalid(std::to_string(d.Bindings.size()) + " bindings given; it declares " +
+                       std::to_string(s.BindingCount));
+    if (d.PushConstantBytes != s.PushConstantBytes || (s.PushConstantBytes && !d.PushConstants))
+        return invalid(std::to_string(d.PushConstantBytes) + " bytes of push constants given; it declares " +
+                       std::to_string(s.PushConstantBytes));
+    for (uint32_t g : d.GroupCount)
+        if (g == 0 || g > 65535)
+            return invalid("a group count of " + std::to_string(g) + "; each must be 1 to 65535");
+    uint32_t maxBinding = 0;
+    for (uint32_t i = 0; i < s.BindingCount; ++i) maxBinding = std::max(maxBinding, s.Bindings[i].Binding);
+    detail::PendingCommand c;
+    c.kernel = &k.info;
+    c.ranges.resize(maxBinding + 1);
+    std::vector<detail::Access> accesses;
+    std::vector<std::shared_ptr<void>> keep{kernel.impl_};
+    for (uint32_t i = 0; i < s.BindingCount; ++i) {
+        const KernelBindingInfo& info = s.Bindings[i];
+        const KernelDispatch::Binding& b = d.Bindings[i];
+        const std::string which =
+            "binding " + std::to_string(info.Binding) + " (" + (info.Name ? info.Name : "") + ")";
+        if (!b.Buffer || !b.Buffer->valid() || b.Buffer->impl_->device != r.device)
+            return invalid(which + " has no Buffer, or one from another Device");
+        const uint64_t size =
+            b.Size ? b.Size : (b.Offset < b.Buffer->size() ? b.Buffer->size() - b.Offset : 0);
+        if (b.Offset % r.device->bindingAlignment)
+            return invalid(which + " Offset " + std::to_string(b.Offset) +
+                           " is not a multiple of Device::bindingAlignment() (" +
+                           std::to_string(r.device->bindingAlignment) + ")");
+        if (b.Offset > b.Buffer->size() || size > b.Buffer->size() - b.Offset || size == 0 || size % 4)
+            return invalid(which + " range (offset " + std::to_string(b.Offset) + ", " +
+                           std::to_string(size) +
+                           " bytes) is empty, not a multiple of 4 or outside its Buffer (" +
+                           std::to_string(b.Buffer->size()) + " bytes)");
+        if (size < info.MinimumBytes)
+            return invalid(which + " is " + std::to_string(size) + " bytes; its block's fixed part needs " +
+                           std::to_string(info.MinimumBytes));
+        detail::BackendBuffer* buffer = b.Buffer->impl_->buffer.get();
+        c.ranges[info.Binding] = {buffer, b.Offset, size};
+        accesses.push_back({buffer, b.Offset, b.Offset + size, info.Access != BindingAccess::Read});
+        keep.push_back(b.Buffer->impl_);
+    }
+    if (s.PushConstantBytes) std::memcpy(c.push.data(), d.PushConstants, s.PushConstantBytes);
+    std::memcpy(c.groups, d.GroupCount, sizeof c.groups);
+    detail::Submission::Op entry;
+    entry.label = d.Label.empty() ? std::string(s.Name) : d.Label;
+    c.op = static_cast<int32_t>(r.submission.ops.size());
+    r.submission.ops.push_back(std::move(entry));
+    r.add(std::move(c), accesses);
+    r.stats.dispatches++;
+    r.submission.keepAlive.insert(r.submission.keepAlive.end(), keep.begin(), keep.end());
+    return {};
+}
+
+} // namespace ripple

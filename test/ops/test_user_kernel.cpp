@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+// Users' kernels (issue 20): test/kernels/advect.comp, compiled by ripple_add_kernels, recorded with
+// Device::compile(KernelDesc) and CommandRecorder::record beside an operator, ordered by the recorder.
+#include "ripple_ops_tests_kernels.hpp"
+#include "support/gpu.hpp"
+#include "support/host_tensor.hpp"
+#include "support/reference.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <random>
+
+using namespace ripple;
+
+TEST_CASE("A user kernel advects particles, then a TopK reads what it wrote: one barrier between them",
+          "[user_kernel][gpu]") {
+    Device& dev = rt::device();
+    auto kernel = dev.compile(KernelDesc{&test_kernels::advect_d2});
+    REQUIRE(kernel.ok());
+    CHECK(kernel.value().name() == "advect.d2");
+    const uint32_t n = 1000;
+    std::mt19937 rng(4);
+    std::vector<float> positions(2 * n), velocities(2 * n);
+    for (float& p : positions) p = static_cast<float>(static_cast<int>(rng() % 4001) - 2000) / 4.0f;
+    for (float& v : velocities) v = static_cast<float>(static_cast<int>(rng() % 201) - 100) / 8.0f;
+    const float dt = 0.5f; // every product and sum exact in FLOAT32
+    auto pos = dev.createBuffer(2 * n * 4), vel = dev.createBuffer(2 * n * 4),
+         stats = dev.createBuffer(16 + n * 4);
+    REQUIRE((pos.ok() && vel.ok() && stats.ok()));
+    REQUIRE(dev.upload(pos.value(), 0, positions.data(), 2 * n * 4).ok());
+    REQUIRE(dev.upload(vel.value(), 0, velocities.data(), 2 * n * 4).ok());
+    std::vector<uint8_t> poison(16 + n * 4, 0xA5);
+    REQUIRE(dev.upload(stats.value(), 0, poison.data(), poison.size()).ok());
+
+    TopKDesc k; // the 8 largest coordinates after the move
+    k.InputTensor = {DataType::Float32, {1, 2 * n}, {}};
+    k.OutputValueTensor = {DataType::Float32, {1, 8}, {}};
+    k.OutputIndexTensor = {DataType::UInt32, {1, 8}, {}};
+    k.Axis = 1;
+    k.K = 8;
+    auto topk = dev.compile(k);
+    REQUIRE(topk.ok());
+    auto values = dev.createBuffer(32), indices = dev.createBuffer(32);
+    REQUIRE((values.ok() && indices.ok()));
+
+    auto rec = dev.createRecorder();
+    REQUIRE(rec.ok());
+    struct {
+        uint32_t count;
+        float dt;
+    } push{n, dt};
+    KernelDispatch d;
+    d.GroupCount[0] = (n + 63) / 64;
+    d.Bindings = {{&pos.value(), 0, 0}, {&vel.value(), 0, 0}, {&stats.value(), 0, 0}};
+    d.PushConstants = &push;
+    d.PushConstantBytes = sizeof push;
+    REQUIRE(rec->record(kernel.value(), d).ok());
+    REQUIRE(rec->record(topk.value(), {{&pos.value(), 0}, {&values.value(), 0}, {&indices.value(), 0}}).ok());
+    CHECK(rec->statistics().barriers == 1); // the TopK reads the positions the kernel writes
+    auto ticket = dev.submit(rec.value());
+    REQUIRE(ticket.ok());
+    REQUIRE(dev.wait(ticket.value()).ok());
+
+    std::vector<float> want(2 * n);
+    for (uint32_t i = 0; i < 2 * n; ++i) want[i] = positions[i] + velocities[i] * dt;
+    std::vector<float> got(2 * n);
+    REQUIRE(dev.download(pos.value(), 0, got.data(), 2 * n * 4).ok());
+    CHECK(std::memcmp(got.data(), want.data(), 2 * n * 4) == 0);
+    std::vector<uint32_t> st(4 + n);
+    REQUIRE(dev.download(stats.value(), 0, st.data(), st.size() * 4).ok());
+    for (uint32_t i = 0; i < 4; ++i) CHECK(st[i] == 0xA5A5A5A5u); // writeonly header: untouched
+    for (uint32_t i = 0; i < n; ++i) CHECK(st[4 + i] == 1u);
+
+    rt::HostTensor in(DataType::Float32, {1, 2 * n});
+    std::memcpy(in.bytes.data(), want.data(), 2 * n * 4);
+    std::vector<uint8_t> wantValues, wantIndices;
+    rt::referenceTopK(k, in, wantValues, wantIndices);
+    std::vector<uint8_t> gotValues(32), gotIndices(32);
+    REQUIRE(dev.download(values.value(), 0, gotValues.data(), 32).ok());
+    REQUIRE(dev.download(indices.value(), 0, gotIndices.data(), 32).ok());
+    CHECK(gotValues == wantValues);
+    CHECK(gotIndices == wantIndices);
+    CHECK(dev.validationMessageCount() == 0);
+}
+
+TEST_CASE("Misusing a user kernel gives InvalidArgument naming the kernel and the binding",
+          "[user_kernel][gpu]") {
+    Device& dev = rt::device();
+    CHECK(dev.compile(KernelDesc{}).status().code() == StatusCode::InvalidArgument);
+    auto kernel = dev.compile(KernelDesc{&test_kernels::advect_d3});
+    REQUIRE(kernel.ok());
+    auto a = dev.createBuffer(4096), b = dev.createBuffer(4096), small = dev.createBuffer(8);
+    REQUIRE((a.ok() && b.ok() && small.ok()));
+    const uint32_t push[3] = {16, 0, 0};
+    auto rec = dev.createRecorder();
+    REQUIRE(rec.ok());
+    auto attempt = [&](KernelDispatch d) { return rec->record(kernel.value(), d); };
+    KernelDispatch good;
+    good.Bindings = {{&a.value(), 0, 0}, {&b.value(), 0, 0}, {&b.value(), 0, 0}};
+    good.PushConstants = push;
+    good.PushConstantBytes = 12;
+    auto message = [](const Status& s) { return s.message(); };
+    KernelDispatch d = good;
+    d.Bindings.pop_back();
+    Status s = attempt(d);
+    CHECK(s.code() == StatusCode::InvalidArgument);
+    CHECK_THAT(message(s), Catch::Contains("advect.d3") && Catch::Contains("2 bindings given"));
+    d = good;
+    d.Bindings[2].Buffer = &small.value(); // the header alone needs 16 bytes
+    s = attempt(d);
+    CHECK_THAT(message(s), Catch::Contains("binding 2 (stats)") && Catch::Contains("needs 16"));
+    d = good;
+    d.PushConstantBytes = 8;
+    CHECK_THAT(message(attempt(d)), Catch::Contains("push constants"));
+    d = good;
+    d.GroupCount[1] = 0;
+    CHECK_THAT(message(attempt(d)), Catch::Contains("group count of 0"));
+    d = good;
+    d.Bindings[0].Offset = 4;
+    CHECK_THAT(message(attempt(d)), Catch::Contains("bindingAlignment"));
+    d = good;
+    d.Bindings[1].Buffer = nullptr;
+    CHECK_THAT(message(attempt(d)), Catch::Contains("binding 1 (velocities) has no Buffer"));
+    CHECK(rec->record(Kernel(), good).code() == StatusCode::InvalidArgument);
+    CHECK(rec->statistics().dispatches == 0); // nothing was recorded
+    CHECK(attempt(good).ok());
+}
