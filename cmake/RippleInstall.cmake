@@ -12,6 +12,17 @@ if(RIPPLE_HAS_D3D12 AND NOT WIN32)
                     "an install of this build would depend on it. Install a build without it.")
 endif()
 
+# ripple_add_kernels from the package: the tool, the function and the GLSL includes users may use.
+set(RIPPLE_INSTALL_GLSL_DIR ${CMAKE_INSTALL_DATADIR}/ripple/glsl)
+if(NOT CMAKE_CROSSCOMPILING)
+    install(TARGETS ripple-embed EXPORT rippleTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+            COMPONENT ripple_development)
+endif()
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/RippleUserKernels.cmake DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ripple
+        COMPONENT ripple_development)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/glsl/include/ripple DESTINATION ${RIPPLE_INSTALL_GLSL_DIR}
+        COMPONENT ripple_development)
+
 install(TARGETS ripple EXPORT rippleTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT ripple_development
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT ripple_runtime

@@ -1,8 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Users' own GLSL compute kernels, compiled at build time exactly like ripple's (glslangValidator with a
 # depfile, spirv-val, spirv-opt --strip-debug, ripple-embed's reflection), embedded into the user's target.
-# (Issue 20, work in progress: available after add_subdirectory; the installed package does not carry it
-# yet.)
+# Available after add_subdirectory and from the installed package (rippleConfig.cmake finds the GLSL tools).
 #
 # ripple_add_kernels(<target> SOURCES <a.comp>... [NAMESPACE <ns>] [INCLUDE_DIRS <dir>...]
 #                    [DEFINES <NAME[=value]>...] [PERMUTATIONS "<AXIS>:<v1>,<v2>"...])
@@ -13,9 +12,14 @@
 #   declaring one `const ripple::KernelSource` per variant in namespace <ns> (default: <target>_kernels),
 #   its name made an identifier ('.' becomes '_'), and adds the source defining them to <target>.
 
-# What the function needs from ripple's scope, reachable from a parent project's (add_subdirectory).
+# What the function needs from ripple's scope, reachable from a parent project's (add_subdirectory); an
+# installed package sets them in rippleConfig.cmake before including this file.
+if(NOT RIPPLE_USER_EMBED)
+    set(RIPPLE_USER_EMBED ripple-embed)
+endif()
 set_property(GLOBAL PROPERTY RIPPLE_USER_GLSL_INCLUDE_DIR ${RIPPLE_GLSL_INCLUDE_DIR})
 set_property(GLOBAL PROPERTY RIPPLE_USER_HLSL ${RIPPLE_HAS_D3D12})
+set_property(GLOBAL PROPERTY RIPPLE_USER_EMBED ${RIPPLE_USER_EMBED})
 
 function(_ripple_user_variants out_var stem axes suffix defines)
     list(LENGTH axes n)
@@ -105,11 +109,12 @@ function(ripple_add_kernels target)
     if(with_hlsl)
         set(hlsl_flag --hlsl)
     endif()
+    get_property(embed GLOBAL PROPERTY RIPPLE_USER_EMBED)
     add_custom_command(
         OUTPUT ${hpp} ${cpp}
         COMMAND ${CMAKE_COMMAND} -E make_directory ${out}/include
-        COMMAND ripple-embed user ${list_file} ${hpp} ${cpp} ${K_NAMESPACE} ${hlsl_flag}
-        DEPENDS ripple-embed ${outputs} ${list_file}
+        COMMAND ${embed} user ${list_file} ${hpp} ${cpp} ${K_NAMESPACE} ${hlsl_flag}
+        DEPENDS ${embed} ${outputs} ${list_file}
         COMMENT "embedding ${target}'s kernels"
         VERBATIM)
     target_sources(${target} PRIVATE ${cpp} ${hpp})

@@ -61,6 +61,7 @@ for cxx in g++ clang++; do
         -DRIPPLE_CONSUMER_FROM=package -DCMAKE_PREFIX_PATH="$work/prefix-static" >/dev/null
     cmake --build "$b" >/dev/null
     "$b/consumer"
+    "$b/consumer_kernels"
 done
 b=$work/package-g++
 strip -o "$b/consumer.stripped" "$b/consumer"
@@ -81,6 +82,7 @@ for pair in g++:gcc clang++:clang; do
     cmake --build "$b" >/dev/null
     echo "$cxx: built in $(elapsed "$t")"
     "$b/consumer"
+    "$b/consumer_kernels"
     for d in kernels generated staged-headers include; do
         [[ ! -e $b/$d ]] || fail "add_subdirectory wrote $d into the consumer's top build folder"
     done

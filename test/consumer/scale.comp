@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: MIT
+#version 450
+// The consumer's own kernel (ripple_add_kernels): multiplies `count` floats by `factor`, in place.
+layout(local_size_x = 64) in;
+layout(push_constant) uniform PC { uint count; float factor; } pc;
+layout(std430, binding = 0) buffer Values { float x[]; } values;
+
+void main() {
+    const uint i = gl_GlobalInvocationID.x;
+    if (i < pc.count) values.x[i] *= pc.factor;
+}
