@@ -17,6 +17,8 @@
 
 set(RIPPLE_KERNEL_DIR ${PROJECT_BINARY_DIR}/kernels)
 set(RIPPLE_GLSL_INCLUDE_DIR ${PROJECT_SOURCE_DIR}/glsl/include)
+# The includes users' kernels may use too (docs/KERNELS.md); ripple_add_kernels sees only these.
+set(RIPPLE_GLSL_PUBLIC_INCLUDE_DIR ${PROJECT_SOURCE_DIR}/glsl/public)
 set_property(GLOBAL PROPERTY RIPPLE_KERNEL_LINES "")
 set_property(GLOBAL PROPERTY RIPPLE_KERNEL_OUTPUTS "")
 set_property(GLOBAL PROPERTY RIPPLE_ROUND_TRIP_LINES "")
@@ -38,6 +40,7 @@ function(_ripple_kernel_variant name source suffix defines)
         OUTPUT ${spv} ${stripped}
         COMMAND ${CMAKE_COMMAND} -E make_directory ${out_dir}
         COMMAND ${RIPPLE_GLSLANG_VALIDATOR} --quiet --target-env vulkan1.1 -I${RIPPLE_GLSL_INCLUDE_DIR}
+                    -I${RIPPLE_GLSL_PUBLIC_INCLUDE_DIR}
                 ${define_flags} --depfile ${dep} -o ${spv} ${source}
         COMMAND ${RIPPLE_SPIRV_VAL} --target-env vulkan1.1 ${spv}
         COMMAND ${RIPPLE_SPIRV_OPT} --strip-debug ${spv} -o ${stripped}
@@ -55,6 +58,7 @@ function(_ripple_kernel_variant name source suffix defines)
         add_custom_command(
             OUTPUT ${pspv} ${pstripped}
             COMMAND ${RIPPLE_GLSLANG_VALIDATOR} --quiet --target-env vulkan1.1 -I${RIPPLE_GLSL_INCLUDE_DIR}
+                    -I${RIPPLE_GLSL_PUBLIC_INCLUDE_DIR}
                     ${define_flags} --depfile ${out_dir}/${variant}.profile.d -o ${pspv} ${RIPPLE_PROFILE_SOURCE}
             COMMAND ${RIPPLE_SPIRV_VAL} --target-env vulkan1.1 ${pspv}
             COMMAND ${RIPPLE_SPIRV_OPT} --strip-debug ${pspv} -o ${pstripped}

@@ -4,22 +4,26 @@
 # Available after add_subdirectory and from the installed package (rippleConfig.cmake finds the GLSL tools).
 #
 # ripple_add_kernels(<target> SOURCES <a.comp>... [NAMESPACE <ns>] [INCLUDE_DIRS <dir>...]
-#                    [DEFINES <NAME[=value]>...] [PERMUTATIONS "<AXIS>:<v1>,<v2>"...])
+#                    [DEFINES <NAME[=value]>...] [PERMUTATIONS "<AXIS>:<v1>,<v2>"...] [HLSL_ROUND_TRIP])
 #   Each source is compiled once per combination of PERMUTATIONS values (the GLSL sees <AXIS>_<v>), as
-#   variant "<stem>[.<v>...]". ripple's public GLSL includes (ripple/common.glsl and others documented in
-#   docs/KERNELS.md) are on the include path. Generates <target>_kernels.hpp (<target> made an identifier;
+#   variant "<stem>[.<v>...]". ripple's public GLSL includes (glsl/public: ripple/bfloat16.glsl, documented
+#   in docs/KERNELS.md) are on the include path; its kernels' own includes are not. Generates <target>_kernels.hpp (<target> made an identifier;
 #   on the target's include path)
 #   declaring one `const ripple::KernelSource` per variant in namespace <ns> (default: <target>_kernels),
 #   its name made an identifier ('.' becomes '_'), and adds the source defining them to <target>.
+#   HLSL_ROUND_TRIP: each variant's HLSL (what the D3D12 back-end runs) is also compiled back to SPIR-V by
+#   glslang's HLSL front end, as KernelSources in <ns>::hlsl_round_trip, so a Vulkan device (lavapipe in CI)
+#   can run the D3D12 form's semantics.
 
 # What the function needs from ripple's scope, reachable from a parent project's (add_subdirectory); an
 # installed package sets them in rippleConfig.cmake before including this file.
 if(NOT RIPPLE_USER_EMBED)
     set(RIPPLE_USER_EMBED ripple-embed)
 endif()
-set_property(GLOBAL PROPERTY RIPPLE_USER_GLSL_INCLUDE_DIR ${RIPPLE_GLSL_INCLUDE_DIR})
+set_property(GLOBAL PROPERTY RIPPLE_USER_GLSL_INCLUDE_DIR ${RIPPLE_GLSL_PUBLIC_INCLUDE_DIR})
 set_property(GLOBAL PROPERTY RIPPLE_USER_HLSL ${RIPPLE_HAS_D3D12})
 set_property(GLOBAL PROPERTY RIPPLE_USER_EMBED ${RIPPLE_USER_EMBED})
+set_property(GLOBAL PROPERTY RIPPLE_USER_ROUND_TRIP_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/RippleHlslRoundTrip.cmake)
 
 function(_ripple_user_variants out_var stem axes suffix defines)
     list(LENGTH axes n)
@@ -42,7 +46,7 @@ function(_ripple_user_variants out_var stem axes suffix defines)
 endfunction()
 
 function(ripple_add_kernels target)
-    cmake_parse_arguments(K "" "NAMESPACE" "SOURCES;INCLUDE_DIRS;DEFINES;PERMUTATIONS" ${ARGN})
+    cmake_parse_arguments(K "HLSL_ROUND_TRIP" "NAMESPACE" "SOURCES;INCLUDE_DIRS;DEFINES;PERMUTATIONS" ${ARGN})
     if(NOT TARGET ${target})
         message(FATAL_ERROR "ripple_add_kernels: ${target} is not a target")
     endif()
@@ -59,7 +63,10 @@ function(ripple_add_kernels target)
         get_filename_component(dir "${dir}" ABSOLUTE)
         list(APPEND include_flags -I${dir})
     endforeach()
+    get_property(embed GLOBAL PROPERTY RIPPLE_USER_EMBED)
+    get_property(round_trip_script GLOBAL PROPERTY RIPPLE_USER_ROUND_TRIP_SCRIPT)
     set(lines "")
+    set(round_trip_lines "")
     set(outputs "")
     foreach(source IN LISTS K_SOURCES)
         get_filename_component(source "${source}" ABSOLUTE)
@@ -97,10 +104,28 @@ function(ripple_add_kernels target)
                 VERBATIM)
             string(APPEND lines "${variant} ${spv} ${stripped}\n")
             list(APPEND outputs ${spv} ${stripped})
+            if(K_HLSL_ROUND_TRIP)
+                set(rt ${out}/spv/${variant}.hlsl.spv)
+                add_custom_command(
+                    OUTPUT ${rt}
+                    COMMAND ${CMAKE_COMMAND} -DEMBED=$<TARGET_FILE:${embed}> -DSPV=${spv}
+                            -DHLSL=${out}/spv/${variant}.hlsl -DOUT=${rt} -DGLSLANG=${RIPPLE_GLSLANG_VALIDATOR}
+                            -DSPIRV_VAL=${RIPPLE_SPIRV_VAL} -P ${round_trip_script}
+                    DEPENDS ${spv} ${embed} ${round_trip_script}
+                    COMMENT "hlsl round trip ${target}: ${variant}"
+                    VERBATIM)
+                string(APPEND round_trip_lines "${variant} ${spv} ${rt}\n")
+                list(APPEND outputs ${rt})
+            endif()
         endforeach()
     endforeach()
     set(list_file ${out}/kernels.txt)
     file(CONFIGURE OUTPUT ${list_file} CONTENT "${lines}")
+    set(round_trip_flag "")
+    if(K_HLSL_ROUND_TRIP)
+        file(CONFIGURE OUTPUT ${out}/round_trip.txt CONTENT "${round_trip_lines}")
+        set(round_trip_flag --round-trip ${out}/round_trip.txt)
+    endif()
     string(MAKE_C_IDENTIFIER "${target}" target_id)
     set(hpp ${out}/include/${target_id}_kernels.hpp)
     set(cpp ${out}/${target}_kernels.cpp)
@@ -109,11 +134,10 @@ function(ripple_add_kernels target)
     if(with_hlsl)
         set(hlsl_flag --hlsl)
     endif()
-    get_property(embed GLOBAL PROPERTY RIPPLE_USER_EMBED)
     add_custom_command(
         OUTPUT ${hpp} ${cpp}
         COMMAND ${CMAKE_COMMAND} -E make_directory ${out}/include
-        COMMAND ${embed} user ${list_file} ${hpp} ${cpp} ${K_NAMESPACE} ${hlsl_flag}
+        COMMAND ${embed} user ${list_file} ${hpp} ${cpp} ${K_NAMESPACE} ${hlsl_flag} ${round_trip_flag}
         DEPENDS ${embed} ${outputs} ${list_file}
         COMMENT "embedding ${target}'s kernels"
         VERBATIM)

@@ -58,6 +58,9 @@ struct AdapterFeatures {
     uint32_t subgroupSize = 0;          ///< invocations per subgroup (0 if unknown)
     uint64_t maxStorageBufferRange = 0; ///< bytes one tensor binding may span; larger tensors are refused
     uint64_t minStorageBufferOffsetAlignment = 0; ///< bytes; Device::bindingAlignment() is at least this
+    /// Workgroups one dispatch may have in x, y and z (maxComputeWorkGroupCount; D3D12: 65535 each), the
+    /// bound on KernelDispatch::GroupCount.
+    uint32_t maxWorkgroupCount[3] = {65535, 65535, 65535};
 };
 
 /// One adapter, as enumerateAdapters() lists it.

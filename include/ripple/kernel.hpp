@@ -48,8 +48,10 @@ struct KernelSource {
     uint32_t PushConstantBytes = 0;        ///< the push-constant block's size (0: none)
     uint32_t BindingCount = 0;             ///< entries used in Bindings, sorted by Binding
     KernelBindingInfo Bindings[kMaxKernelBindings] = {};
-    uint32_t Features = 0;      ///< device features the SPIR-V needs (ripple's feature bits)
-    const char* Hlsl = nullptr; ///< its HLSL for the D3D12 back-end, where that was built; else null
+    uint32_t Features = 0; ///< device features the SPIR-V needs (ripple's feature bits)
+    /// Its HLSL for the D3D12 back-end, where that was built (and in <ns>::hlsl_round_trip's sources); else
+    /// null.
+    const char* Hlsl = nullptr;
 };
 
 /// What Device::compile needs to make a runnable Kernel.

@@ -79,9 +79,12 @@ Status CommandRecorder::record(const Kernel& kernel, const KernelDispatch& d) {
     if (d.PushConstantBytes != s.PushConstantBytes || (s.PushConstantBytes && !d.PushConstants))
         return invalid(std::to_string(d.PushConstantBytes) + " bytes of push constants given; it declares " +
                        std::to_string(s.PushConstantBytes));
-    for (uint32_t g : d.GroupCount)
-        if (g == 0 || g > 65535)
-            return invalid("a group count of " + std::to_string(g) + "; each must be 1 to 65535");
+    const uint32_t* limit = r.device->backend->adapter().features.maxWorkgroupCount;
+    for (int i = 0; i < 3; ++i)
+        if (d.GroupCount[i] == 0 || d.GroupCount[i] > limit[i])
+            return invalid("GroupCount[" + std::to_string(i) + "] is " + std::to_string(d.GroupCount[i]) +
+                           "; it must be 1 to the device's maxComputeWorkGroupCount, " +
+                           std::to_string(limit[i]));
     uint32_t maxBinding = 0;
     for (uint32_t i = 0; i < s.BindingCount; ++i) maxBinding = std::max(maxBinding, s.Bindings[i].Binding);
     detail::PendingCommand c;

@@ -279,6 +279,7 @@ AdapterInfo Instance::describe(uint32_t index) const {
     f.timestamps = props.properties.limits.timestampComputeAndGraphics;
     f.maxStorageBufferRange = props.properties.limits.maxStorageBufferRange;
     f.minStorageBufferOffsetAlignment = props.properties.limits.minStorageBufferOffsetAlignment;
+    for (int i = 0; i < 3; ++i) f.maxWorkgroupCount[i] = props.properties.limits.maxComputeWorkGroupCount[i];
     return info;
 }
 

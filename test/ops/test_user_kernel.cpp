@@ -16,7 +16,11 @@ using namespace ripple;
 TEST_CASE("A user kernel advects particles, then a TopK reads what it wrote: one barrier between them",
           "[user_kernel][gpu]") {
     Device& dev = rt::device();
-    auto kernel = dev.compile(KernelDesc{&test_kernels::advect_d2});
+    // Under RIPPLE_TEST_KERNELS=hlsl, the kernel's D3D12 form: its HLSL compiled back (HLSL_ROUND_TRIP).
+    const KernelSource& source =
+        rt::hlslRoundTrip() ? test_kernels::hlsl_round_trip::advect_d2 : test_kernels::advect_d2;
+    REQUIRE(test_kernels::hlsl_round_trip::advect_d2.Hlsl != nullptr); // the HLSL it was compiled from
+    auto kernel = dev.compile(KernelDesc{&source});
     REQUIRE(kernel.ok());
     CHECK(kernel.value().name() == "advect.d2");
     const uint32_t n = 1000;
@@ -88,6 +92,22 @@ TEST_CASE("Misusing a user kernel gives InvalidArgument naming the kernel and th
           "[user_kernel][gpu]") {
     Device& dev = rt::device();
     CHECK(dev.compile(KernelDesc{}).status().code() == StatusCode::InvalidArgument);
+    CHECK(Device().compile(KernelDesc{&test_kernels::advect_d2}).status().code() ==
+          StatusCode::InvalidArgument);
+    KernelSource broken = test_kernels::advect_d2; // sources no ripple_add_kernels would write
+    broken.BindingCount = kMaxKernelBindings + 1;
+    Status s = dev.compile(KernelDesc{&broken}).status();
+    CHECK((s.code() == StatusCode::InvalidArgument && s.message().find("advect.d2") != std::string::npos));
+    broken = test_kernels::advect_d2;
+    broken.PushConstantBytes = 132;
+    CHECK(dev.compile(KernelDesc{&broken}).status().code() == StatusCode::InvalidArgument);
+    if (!dev.adapter().features.profiling) { // a feature lavapipe lacks: Unsupported, naming it
+        broken = test_kernels::advect_d2;
+        broken.Features = ~0u;
+        s = dev.compile(KernelDesc{&broken}).status();
+        CHECK(s.code() == StatusCode::Unsupported);
+        CHECK_THAT(s.message(), Catch::Contains("advect.d2") && Catch::Contains("shaderSMBuiltins"));
+    }
     auto kernel = dev.compile(KernelDesc{&test_kernels::advect_d3});
     REQUIRE(kernel.ok());
     auto a = dev.createBuffer(4096), b = dev.createBuffer(4096), small = dev.createBuffer(8);
@@ -103,7 +123,7 @@ TEST_CASE("Misusing a user kernel gives InvalidArgument naming the kernel and th
     auto message = [](const Status& s) { return s.message(); };
     KernelDispatch d = good;
     d.Bindings.pop_back();
-    Status s = attempt(d);
+    s = attempt(d);
     CHECK(s.code() == StatusCode::InvalidArgument);
     CHECK_THAT(message(s), Catch::Contains("advect.d3") && Catch::Contains("2 bindings given"));
     d = good;
@@ -115,7 +135,14 @@ TEST_CASE("Misusing a user kernel gives InvalidArgument naming the kernel and th
     CHECK_THAT(message(attempt(d)), Catch::Contains("push constants"));
     d = good;
     d.GroupCount[1] = 0;
-    CHECK_THAT(message(attempt(d)), Catch::Contains("group count of 0"));
+    CHECK_THAT(message(attempt(d)), Catch::Contains("GroupCount[1] is 0"));
+    const uint32_t limit = dev.adapter().features.maxWorkgroupCount[2];
+    if (limit < UINT32_MAX) {
+        d = good;
+        d.GroupCount[2] = limit + 1;
+        CHECK_THAT(message(attempt(d)), Catch::Contains("GroupCount[2] is " + std::to_string(limit + 1)) &&
+                                            Catch::Contains("maxComputeWorkGroupCount"));
+    }
     d = good;
     d.Bindings[0].Offset = 4;
     CHECK_THAT(message(attempt(d)), Catch::Contains("bindingAlignment"));

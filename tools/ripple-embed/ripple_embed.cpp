@@ -11,10 +11,13 @@
 //       compiled back has the original's interface.
 //   ripple-embed hlsl IN_SPV OUT_HLSL
 //       One variant's HLSL as glslang's HLSL front end takes it (cmake/RippleHlslRoundTrip.cmake).
-//   ripple-embed user LIST OUT_HPP OUT_CPP NAMESPACE [--hlsl]
+//   ripple-embed user LIST OUT_HPP OUT_CPP NAMESPACE [--hlsl] [--round-trip RT_LIST]
 //       A user's kernels (ripple_add_kernels): LIST as for registry; writes a header declaring one
 //       ripple::KernelSource (include/ripple/kernel.hpp) per variant in NAMESPACE, its name made an
 //       identifier ('.' and other non-identifier characters become '_'), and the source defining them.
+//       With --round-trip (ripple_add_kernels' HLSL_ROUND_TRIP), RT_LIST as for round-trip: each variant
+//       with a D3D12 form also gets a KernelSource in NAMESPACE::hlsl_round_trip whose SPIR-V is its HLSL
+//       compiled back, checked to have the original's interface.
 // Exits non-zero, naming the variant, if any SPIR-V cannot be reflected or translated.
 #include "kernels/kernel_info.hpp"
 #include "kernels/spirv_pack.hpp"
@@ -378,20 +381,56 @@ std::string identifier(const std::string& name) {
     return id;
 }
 
+// One `const ripple::KernelSource` definition for variant v with SPIR-V `packed` (packedArray's init).
+std::string userSource(const Variant& v, const std::string& packed, const std::string& hlsl) {
+    std::ostringstream cpp;
+    cpp << "extern const ripple::KernelSource " << identifier(v.name) << ";\n"
+        << "const ripple::KernelSource " << identifier(v.name) << " = {\n    \"" << v.name << "\", "
+        << packed.substr(1, packed.size() - 2) << ", {" << v.localSize[0] << ", " << v.localSize[1] << ", "
+        << v.localSize[2] << "}, " << v.pushBytes << ", " << v.blocks.size() << ", {";
+    for (const Variant::Block& b : v.blocks)
+        cpp << "{" << b.binding << ", ripple::BindingAccess::"
+            << (b.readOnly    ? "Read"
+                : b.writeOnly ? "Write"
+                              : "ReadWrite")
+            << ", " << b.minimumBytes << ", \"" << b.name << "\"}, ";
+    cpp << "}, " << v.features << "u, " << (hlsl.empty() ? "nullptr" : literal(hlsl)) << "};\n";
+    return cpp.str();
+}
+
 int user(const std::string& listPath, const std::string& hppPath, const std::string& cppPath,
-         const std::string& ns, bool withHlsl) {
-    std::vector<std::array<std::string, 3>> lines;
+         const std::string& ns, bool withHlsl, const std::string& roundTripList) {
+    std::vector<std::array<std::string, 3>> lines, roundTripLines;
     if (!readList(listPath, lines)) return 1;
+    if (!roundTripList.empty() && !readList(roundTripList, roundTripLines)) return 1;
     std::vector<Variant> variants;
+    std::vector<std::vector<uint32_t>> roundTrips; // per variant; empty: none
     for (auto& [name, compiled, stripped] : lines) {
         Variant v;
         v.name = name;
         if (!readSpirv(compiled, v.words) || v.words.empty() || !reflect(v)) return 1;
-        if (withHlsl && v.features == 0 && !translateHlsl(v)) return 1;
+        if ((withHlsl || !roundTripList.empty()) && v.features == 0 && !translateHlsl(v)) return 1;
         if (!readSpirv(stripped, v.embedded) || v.embedded.empty()) return fail(stripped + ": empty"), 1;
         if (!sameInterface(v, v.embedded, "stripped of debug instructions")) return 1;
+        std::vector<uint32_t> back;
+        for (auto& [rtName, rtCompiled, rtPath] : roundTripLines)
+            if (rtName == name && !readSpirv(rtPath, back)) return 1;
+        if (!back.empty() && !sameInterface(v, back, "compiled back from HLSL")) return 1;
         variants.push_back(std::move(v));
+        roundTrips.push_back(std::move(back));
     }
+    std::vector<size_t> order(variants.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(),
+              [&](size_t a, size_t b) { return variants[a].name < variants[b].name; });
+    std::vector<Variant> sorted;
+    std::vector<std::vector<uint32_t>> sortedTrips;
+    for (size_t i : order) {
+        sorted.push_back(std::move(variants[i]));
+        sortedTrips.push_back(std::move(roundTrips[i]));
+    }
+    variants = std::move(sorted);
+    roundTrips = std::move(sortedTrips);
     std::sort(variants.begin(), variants.end(), [](auto& a, auto& b) { return a.name < b.name; });
     for (size_t i = 1; i < variants.size(); ++i)
         if (identifier(variants[i].name) == identifier(variants[i - 1].name))
@@ -407,22 +446,26 @@ int user(const std::string& listPath, const std::string& hppPath, const std::str
     std::vector<std::string> inits(variants.size());
     for (size_t i = 0; i < variants.size(); ++i)
         cpp << packedArray("kSpirv" + std::to_string(i), variants[i].embedded, inits[i]);
+    for (size_t i = 0; i < variants.size(); ++i)
+        if (!roundTrips[i].empty())
+            cpp << packedArray("kRoundTrip" + std::to_string(i), roundTrips[i], inits.emplace_back());
     cpp << "} // namespace\n\n";
-    for (size_t i = 0; i < variants.size(); ++i) {
-        const Variant& v = variants[i];
-        cpp << "extern const ripple::KernelSource " << identifier(v.name) << ";\n"
-            << "const ripple::KernelSource " << identifier(v.name) << " = {\n    \"" << v.name << "\", "
-            << inits[i].substr(1, inits[i].size() - 2) << ", {" << v.localSize[0] << ", " << v.localSize[1]
-            << ", " << v.localSize[2] << "}, " << v.pushBytes << ", " << v.blocks.size() << ", {";
-        for (const Variant::Block& b : v.blocks)
-            cpp << "{" << b.binding << ", ripple::BindingAccess::"
-                << (b.readOnly    ? "Read"
-                    : b.writeOnly ? "Write"
-                                  : "ReadWrite")
-                << ", " << b.minimumBytes << ", \"" << b.name << "\"}, ";
-        cpp << "}, " << v.features << "u, " << (v.hlsl.empty() ? "nullptr" : literal(v.hlsl)) << "};\n";
-    }
+    for (size_t i = 0; i < variants.size(); ++i)
+        cpp << userSource(variants[i], inits[i], withHlsl ? variants[i].hlsl : std::string());
     cpp << "} // namespace " << ns << "\n";
+    if (!roundTripList.empty()) {
+        // The round trip's KernelSources carry the HLSL they were compiled from.
+        hpp << "namespace " << ns << "::hlsl_round_trip {\n";
+        cpp << "namespace " << ns << "::hlsl_round_trip {\n";
+        size_t next = variants.size();
+        for (size_t i = 0; i < variants.size(); ++i) {
+            if (roundTrips[i].empty()) continue;
+            hpp << "extern const ripple::KernelSource " << identifier(variants[i].name) << ";\n";
+            cpp << userSource(variants[i], inits[next++], variants[i].hlsl);
+        }
+        hpp << "} // namespace " << ns << "::hlsl_round_trip\n";
+        cpp << "} // namespace " << ns << "::hlsl_round_trip\n";
+    }
     return writeFile(hppPath, hpp.str()) && writeFile(cppPath, cpp.str()) ? 0 : 1;
 }
 
@@ -435,9 +478,20 @@ int main(int argc, char** argv) {
         return registry(args[1], args[2], args.size() == 4);
     if (args.size() == 3 && args[0] == "round-trip") return roundTrip(args[1], args[2]);
     if (args.size() == 3 && args[0] == "hlsl") return hlslForRoundTrip(args[1], args[2]);
-    if (args.size() >= 5 && args.size() <= 6 && args[0] == "user" &&
-        (args.size() == 5 || args[5] == "--hlsl"))
-        return user(args[1], args[2], args[3], args[4], args.size() == 6);
+    if (args.size() >= 5 && args[0] == "user") {
+        bool hlsl = false;
+        std::string roundTripList;
+        size_t i = 5;
+        for (; i < args.size(); ++i) {
+            if (args[i] == "--hlsl")
+                hlsl = true;
+            else if (args[i] == "--round-trip" && i + 1 < args.size())
+                roundTripList = args[++i];
+            else
+                break;
+        }
+        if (i == args.size()) return user(args[1], args[2], args[3], args[4], hlsl, roundTripList);
+    }
     std::fprintf(stderr,
                  "usage: ripple-embed registry LIST OUT_CPP [--hlsl] | ripple-embed round-trip LIST "
                  "OUT_CPP | ripple-embed hlsl IN_SPV OUT_HLSL | ripple-embed user LIST OUT_HPP OUT_CPP "

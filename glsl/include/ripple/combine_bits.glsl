@@ -56,11 +56,8 @@ uint floatToHalf(float f) {  // rounded to nearest even in integer arithmetic (n
 #endif
 
 #if defined(DTYPE_bf16)
-uint floatToBFloat16(float f) {  // the top half of FLOAT32, rounded to nearest even
-    const uint x = floatBitsToUint(f);
-    if ((x & 0x7FFFFFFFu) > 0x7F800000u) return (x >> 16u) | 0x40u;  // NaN stays NaN
-    return (x + 0x7FFFu + ((x >> 16u) & 1u)) >> 16u;
-}
+#include "ripple/bfloat16.glsl"  // the public include (glsl/public): users' kernels round as ripple does
+#define floatToBFloat16 rippleFloatToBFloat16
 #endif
 
 #if !(defined(DTYPE_f64) || defined(DTYPE_i64) || defined(DTYPE_u64))
