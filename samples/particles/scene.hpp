@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+// The particles sample's scene: its size, its starting state and each frame's attractors, shared by the GPU
+// simulation (simulation.hpp) and the CPU model (model.hpp) so that both compute the same frames.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace particles {
+
+struct Config {
+    uint32_t count = 100000;    ///< particles
+    uint32_t width = 256;       ///< grid (and image) width in cells
+    uint32_t height = 256;      ///< grid (and image) height in cells
+    uint32_t k = 16;            ///< densest cells the TopK selects (and the image marks)
+    bool floatMass = false;     ///< FLOAT32 masses and grid (else INT32: exact in any order)
+    bool deterministic = false; ///< ScatterElementsDesc::Deterministic for the splat
+    uint32_t seed = 1;          ///< the starting state
+};
+
+/// The advect kernel's push constants (advect.comp's PC block): 64 bytes.
+struct AdvectConstants {
+    uint32_t count;
+    int32_t width, height;
+    uint32_t frame;
+    int32_t attractor[3][4]; // x, y in position units (256 per cell); z, w unused
+};
+
+/// The shade kernel's push constants (shade.comp's PC block).
+struct ShadeConstants {
+    uint32_t width, height, k, floatMass;
+};
+
+/// Frame `frame`'s push constants for advect.comp: three attractors on slow Lissajous paths.
+AdvectConstants advectConstants(const Config& config, uint32_t frame);
+
+/// Each particle's starting (x, y, vx, vy), 24.8 fixed point: 4 int32 per particle.
+std::vector<int32_t> initialState(const Config& config);
+
+/// Each particle's mass as the grid's element bits: INT32 1-3, or FLOAT32 0.3-2.7 in tenths (not exact in
+/// binary, so a cell's sum depends on the order of its additions).
+std::vector<uint32_t> masses(const Config& config);
+
+/// A 32-bit integer mix, as advect.comp's hash().
+uint32_t hash(uint32_t x);
+
+} // namespace particles
