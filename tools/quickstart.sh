@@ -17,7 +17,7 @@ fi
 
 packages=(cmake ninja-build g++ libvulkan-dev libvulkan-volk-dev glslang-tools glslang-dev spirv-tools spirv-cross
           libspirv-cross-c-shared-dev catch2 mesa-vulkan-drivers vulkan-validationlayers python3-numpy
-          libvkd3d-dev libvkd3d-utils1 directx-headers-dev)
+          libvkd3d-dev libvkd3d-utils1 directx-headers-dev libpng-dev)
 missing=()
 for p in "${packages[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p"); done
 if ((${#missing[@]})); then

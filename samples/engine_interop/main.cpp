@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 // engine_interop: a minimal "engine" that owns its Vulkan instance, device, queue, buffers and command
 // buffer (linking the Vulkan loader directly), and runs ripple's TopK and ScatterND on DirectML's
-// examples inside its own command buffer, which it submits itself. Exits 0 when both results match.
+// examples inside its own command buffer, which it submits itself, with its own kernel (offset.comp, built
+// by ripple_add_kernels) recorded after the TopK on the values it wrote. Exits 0 when all results match.
+// With --hlsl-round-trip the kernel runs as its D3D12 HLSL compiled back to SPIR-V.
 #include <ripple/interop/vulkan.hpp>
 #include <ripple/ripple.hpp>
+
+#include "engine_interop_kernels.hpp"
 
 #include <cstdio>
 #include <cstring>
@@ -76,8 +80,12 @@ template <class T> void expect(const char* what, const EngineBuffer& b, const st
 
 } // namespace
 
-int main() {
-    // --- The engine's own Vulkan setup (with validation when the layer is installed).
+int main(int argc, char** argv) {
+    const bool hlslRoundTrip = argc == 2 && std::strcmp(argv[1], "--hlsl-round-trip") == 0;
+    if (argc > 1 && !hlslRoundTrip)
+        return std::fprintf(stderr, "usage: engine_interop [--hlsl-round-trip]\n"), 2;
+    // --- The engine's own Vulkan setup (with validation, synchronization validation included, when the
+    // layer is installed).
     uint32_t layerCount = 0;
     vkEnumerateInstanceLayerProperties(&layerCount, nullptr);
     std::vector<VkLayerProperties> layers(layerCount);
@@ -94,6 +102,11 @@ int main() {
     ici.ppEnabledLayerNames = &layer;
     ici.enabledExtensionCount = validation ? 1 : 0;
     ici.ppEnabledExtensionNames = &ext;
+    VkValidationFeatureEnableEXT syncValidation = VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT;
+    VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
+    features.enabledValidationFeatureCount = 1;
+    features.pEnabledValidationFeatures = &syncValidation;
+    if (validation) ici.pNext = &features;
     VkInstance instance;
     VK(vkCreateInstance(&ici, nullptr, &instance));
     VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
@@ -167,7 +180,9 @@ int main() {
         nd.IndicesDimensionCount = 2;
         auto topkOp = rdev->compile(topk);
         auto ndOp = rdev->compile(nd);
-        if (!topkOp || !ndOp) return std::fprintf(stderr, "engine: compile failed\n"), 1;
+        auto offset = rdev->compile(ripple::KernelDesc{
+            hlslRoundTrip ? &engine_shaders::hlsl_round_trip::offset : &engine_shaders::offset});
+        if (!topkOp || !ndOp || !offset) return std::fprintf(stderr, "engine: compile failed\n"), 1;
 
         EngineBuffer x, vals, idx, in, ind, upd, out;
         for (auto [b, size] :
@@ -202,11 +217,22 @@ int main() {
         ripple::Status s2 =
             rec->record(ndOp.value(),
                         {{&wrapped[3], 0}, {&wrapped[4], 0}, {&wrapped[5], 0}, {&wrapped[6], 0}}, "scatter");
-        if (!s1 || !s2)
-            return std::fprintf(stderr, "engine: record failed: %s%s\n", s1.message().c_str(),
-                                s2.message().c_str()),
+        struct {
+            uint32_t count;
+            float amount;
+        } push{6, 100.0f};
+        ripple::KernelDispatch d; // after the TopK: it reads and writes the values the TopK wrote
+        d.Bindings = {{&wrapped[1], 0, 0}};
+        d.PushConstants = &push;
+        d.PushConstantBytes = sizeof push;
+        d.Label = "offset";
+        ripple::Status s3 = rec->record(offset.value(), d);
+        if (!s1 || !s2 || !s3)
+            return std::fprintf(stderr, "engine: record failed: %s%s%s\n", s1.message().c_str(),
+                                s2.message().c_str(), s3.message().c_str()),
                    1;
-        std::printf("recorded 2 operators with %u barriers\n", rec->statistics().barriers);
+        std::printf("recorded 2 operators and the engine's kernel with %u barriers\n",
+                    rec->statistics().barriers);
         auto pending = ripple::interop::endRecording(rdev.value(), rec.value());
         VK(vkEndCommandBuffer(cmd));
         VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
@@ -220,7 +246,8 @@ int main() {
         ripple::Status done = ripple::interop::completeRecording(rdev.value(), pending.value());
         if (!done) std::fprintf(stderr, "engine: %s\n", done.message().c_str()), ++failures;
 
-        expect("TopK values", vals, std::vector<float>{11, 10, 9, 8, 7, 6});
+        expect("TopK values + 100 (the engine's kernel)", vals,
+               std::vector<float>{111, 110, 109, 108, 107, 106});
         expect("TopK indices", idx, std::vector<uint32_t>{3, 2, 2, 3, 3, 2});
         expect("ScatterND output", out, std::vector<float>{1, 11, 3, 10, 9, 6, 7, 12});
 
@@ -228,6 +255,7 @@ int main() {
         vkDestroyCommandPool(device, pool, nullptr);
         wrapped.clear();
         topkOp = ripple::Status(ripple::StatusCode::Internal, "released");
+        offset = ripple::Status(ripple::StatusCode::Internal, "released");
         ndOp = ripple::Status(ripple::StatusCode::Internal, "released");
         rdev = ripple::Status(ripple::StatusCode::Internal,
                               "released"); // ripple's device goes before the engine's
