@@ -24,11 +24,12 @@ uint hash(uint x) { // a 32-bit integer mix (wraps identically on the CPU)
     return x;
 }
 
-// One axis: pull toward `target`, drag, jitter, move, bounce off [0, limit].
-void axis(inout int p, inout int v, int target, int limit, uint noise) {
+// One axis: pull toward `target`, drag, jitter (`scale` times, so clouds span as many cells at any grid
+// size), move, bounce off [0, limit].
+void axis(inout int p, inout int v, int target, int limit, uint noise, int scale) {
     v += (target - p) >> 11;
     v -= v >> 5;
-    v += int(noise & 63u) - 32;
+    v += (int(noise & 63u) - 32) * scale;
     p += v;
     if (p < 0) { p = -p; v = -v; }
     if (p > limit) { p = 2 * limit - p; v = -v; }
@@ -41,8 +42,9 @@ void main() {
     ivec4 s = particles.state[i];
     const ivec2 target = pc.attractor[i % 3u].xy;
     const uint noise = hash(i * 0x9E3779B9u + pc.frame);
-    axis(s.x, s.z, target.x, pc.width * 256 - 1, noise);
-    axis(s.y, s.w, target.y, pc.height * 256 - 1, noise >> 8u);
+    const int scale = max(1, max(pc.width, pc.height) >> 8);
+    axis(s.x, s.z, target.x, pc.width * 256 - 1, noise, scale);
+    axis(s.y, s.w, target.y, pc.height * 256 - 1, noise >> 8u, scale);
     particles.state[i] = s;
     cells.cell[i] = (s.y >> 8) * pc.width + (s.x >> 8);
 }

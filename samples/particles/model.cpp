@@ -23,10 +23,11 @@ uint32_t asBits(float f) {
     return b;
 }
 
-void axis(int32_t& p, int32_t& v, int32_t target, int32_t limit, uint32_t noise) { // advect.comp's axis()
+// advect.comp's axis().
+void axis(int32_t& p, int32_t& v, int32_t target, int32_t limit, uint32_t noise, int32_t scale) {
     v += (target - p) >> 11;
     v -= v >> 5;
-    v += static_cast<int32_t>(noise & 63u) - 32;
+    v += (static_cast<int32_t>(noise & 63u) - 32) * scale;
     p += v;
     if (p < 0) p = -p, v = -v;
     if (p > limit) p = 2 * limit - p, v = -v;
@@ -50,11 +51,12 @@ void Model::step(uint32_t frame) {
     const Config& c = config_;
     const AdvectConstants a = advectConstants(c, frame);
     std::vector<uint32_t> cells(c.count);
+    const int32_t scale = std::max(1, std::max(a.width, a.height) >> 8);
     for (uint32_t i = 0; i < c.count; ++i) {
         int32_t* s = &state_[4 * size_t(i)];
         const uint32_t noise = hash(i * 0x9E3779B9u + frame);
-        axis(s[0], s[2], a.attractor[i % 3][0], a.width * 256 - 1, noise);
-        axis(s[1], s[3], a.attractor[i % 3][1], a.height * 256 - 1, noise >> 8);
+        axis(s[0], s[2], a.attractor[i % 3][0], a.width * 256 - 1, noise, scale);
+        axis(s[1], s[3], a.attractor[i % 3][1], a.height * 256 - 1, noise >> 8, scale);
         cells[i] = static_cast<uint32_t>((s[1] >> 8) * a.width + (s[0] >> 8));
     }
     std::fill(grid_.begin(), grid_.end(), 0u);

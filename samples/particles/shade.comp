@@ -7,7 +7,7 @@
 layout(local_size_x = 16, local_size_y = 16) in;
 layout(push_constant) uniform PC {
     uint width, height;
-    uint k;          // cells the TopK selected
+    uint k;          // cells the TopK selected (at most 1024)
     uint floatMass;  // 1: the grid holds FLOAT32 (whole units count), 0: INT32
 } pc;
 layout(std430, binding = 0) readonly buffer Grid { uint density[]; } grid;
@@ -26,8 +26,15 @@ uint isqrt(uint x) { // floor(sqrt(x)), exact
     return r;
 }
 
+shared ivec2 marks[1024]; // the K densest cells' (x, y): divided once per workgroup, not per pixel
+
 void main() {
     const uvec2 xy = gl_GlobalInvocationID.xy;
+    for (uint j = gl_LocalInvocationIndex; j < pc.k; j += 256u) {
+        const uint at = topIndices.index[j];
+        marks[j] = ivec2(at % pc.width, at / pc.width);
+    }
+    barrier();
     if (xy.x >= pc.width || xy.y >= pc.height) return;
     const uint cell = xy.y * pc.width + xy.x;
     const uint d = units(grid.density[cell]);
@@ -35,8 +42,7 @@ void main() {
     const uint t = min(isqrt(d) * 765u / top, 765u); // black, red, yellow, white
     uvec3 c = d == 0u ? uvec3(10u, 12u, 30u) : uvec3(min(t, 255u), clamp(t, 255u, 510u) - 255u, max(t, 510u) - 510u);
     for (uint j = 0u; j < pc.k; ++j) {
-        const uint at = topIndices.index[j];
-        const ivec2 delta = abs(ivec2(xy) - ivec2(at % pc.width, at / pc.width));
+        const ivec2 delta = abs(ivec2(xy) - marks[j]);
         if (max(delta.x, delta.y) == 3) c = uvec3(0u, 255u, 255u);
     }
     image.rgba[cell] = c.r | (c.g << 8u) | (c.b << 16u) | (255u << 24u);
