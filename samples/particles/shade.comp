@@ -26,13 +26,19 @@ uint isqrt(uint x) { // floor(sqrt(x)), exact
     return r;
 }
 
-shared ivec2 marks[1024]; // the K densest cells' (x, y): divided once per workgroup, not per pixel
+// The K densest cells' (x, y) whose ring can touch this workgroup's 16 x 16 tile: most tiles have none.
+shared ivec2 marks[1024];
+shared uint markCount;
 
 void main() {
     const uvec2 xy = gl_GlobalInvocationID.xy;
+    if (gl_LocalInvocationIndex == 0u) markCount = 0u;
+    barrier();
+    const ivec2 low = ivec2(gl_WorkGroupID.xy * 16u) - 3, high = low + 22; // the tile widened by the ring
     for (uint j = gl_LocalInvocationIndex; j < pc.k; j += 256u) {
         const uint at = topIndices.index[j];
-        marks[j] = ivec2(at % pc.width, at / pc.width);
+        const ivec2 m = ivec2(at % pc.width, at / pc.width);
+        if (all(greaterThanEqual(m, low)) && all(lessThan(m, high))) marks[atomicAdd(markCount, 1u)] = m;
     }
     barrier();
     if (xy.x >= pc.width || xy.y >= pc.height) return;
@@ -41,7 +47,7 @@ void main() {
     const uint top = max(isqrt(units(topValues.value[0])), 1u);
     const uint t = min(isqrt(d) * 765u / top, 765u); // black, red, yellow, white
     uvec3 c = d == 0u ? uvec3(10u, 12u, 30u) : uvec3(min(t, 255u), clamp(t, 255u, 510u) - 255u, max(t, 510u) - 510u);
-    for (uint j = 0u; j < pc.k; ++j) {
+    for (uint j = 0u; j < markCount; ++j) { // in any order: every ring has one colour
         const ivec2 delta = abs(ivec2(xy) - marks[j]);
         if (max(delta.x, delta.y) == 3) c = uvec3(0u, 255u, 255u);
     }
