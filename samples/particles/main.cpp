@@ -105,6 +105,9 @@ int main(int argc, char** argv) {
         } else if (a == "--png" && value && *value) {
             png = value;
             ++i;
+        } else if (a == "--help" || a == "-h") {
+            usage("a particle system of user kernels, a ScatterElements ADD and a TopK");
+            return 0;
         } else if (a == "--deterministic") {
             config.deterministic = true;
         } else if (a == "--check") {
