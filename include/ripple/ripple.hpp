@@ -5,6 +5,7 @@
 
 #include "ripple/buffer.hpp"
 #include "ripple/device.hpp"
+#include "ripple/kernel.hpp"
 #include "ripple/operators.hpp"
 #include "ripple/recorder.hpp"
 #include "ripple/status.hpp"
