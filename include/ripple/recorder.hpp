@@ -92,7 +92,8 @@ class RIPPLE_API CommandRecorder {
     /// @return InvalidArgument naming the kernel and the binding for: a binding count other than the
     ///         kernel's, a missing or foreign Buffer, an Offset not a multiple of Device::bindingAlignment(),
     ///         a range outside its Buffer, a size not a multiple of 4 or below the binding's MinimumBytes,
-    ///         push constants of another size, a group count of 0 or over the device's limit (AdapterFeatures::maxWorkgroupCount).
+    ///         push constants of another size, a group count of 0 or over the device's limit
+    ///         (AdapterFeatures::maxWorkgroupCount).
     Status record(const Kernel& kernel, const KernelDispatch& dispatch);
     /// Copies `size` bytes from `source` to `destination`.
     /// @param source a buffer of this device

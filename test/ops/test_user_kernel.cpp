@@ -48,7 +48,9 @@ TEST_CASE("A user kernel advects particles, then a TopK reads what it wrote: one
     auto values = dev.createBuffer(32), indices = dev.createBuffer(32);
     REQUIRE((values.ok() && indices.ok()));
 
-    auto rec = dev.createRecorder();
+    RecorderOptions options; // labels and GPU times in the reports, as for operators
+    options.timestamps = true;
+    auto rec = dev.createRecorder(options);
     REQUIRE(rec.ok());
     struct {
         uint32_t count;
@@ -65,6 +67,13 @@ TEST_CASE("A user kernel advects particles, then a TopK reads what it wrote: one
     auto ticket = dev.submit(rec.value());
     REQUIRE(ticket.ok());
     REQUIRE(dev.wait(ticket.value()).ok());
+    auto reports = dev.reports(ticket.value());
+    REQUIRE(reports.ok());
+    REQUIRE(reports.value().size() == 2);
+    CHECK(reports.value()[0].label == "advect.d2"); // no Label given: the kernel's name
+    CHECK(reports.value()[0].status.ok());
+    if (dev.adapter().features.timestamps)
+        CHECK(reports.value()[1].gpuBeginNanoseconds >= reports.value()[0].gpuEndNanoseconds);
 
     std::vector<float> want(2 * n);
     for (uint32_t i = 0; i < 2 * n; ++i) want[i] = positions[i] + velocities[i] * dt;
