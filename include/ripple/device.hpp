@@ -230,7 +230,8 @@ class RIPPLE_API Device {
     /// Makes a user kernel (ripple_add_kernels) runnable on this device: its pipeline, created once.
     /// @return the kernel; InvalidArgument for a null Source or a malformed one (over 8 bindings, push
     ///         constants over 128 bytes or not a multiple of 4); Unsupported naming the features the kernel
-    ///         needs and the device lacks, or, on D3D12, a kernel built without its HLSL.
+    ///         needs and the device lacks, or, on D3D12, a kernel built without its HLSL; what pipeline
+    ///         creation returns (e.g. OutOfMemory). Thread safety: any thread.
     Result<Kernel> compile(const KernelDesc& desc);
 
     /// Runs an operator and waits for it: one submission of one operator.

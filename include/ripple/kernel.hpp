@@ -2,7 +2,9 @@
 /// @file
 /// @brief Users' own GLSL compute kernels: compiled at build time by ripple_add_kernels (CMake), run
 /// through Device::compile(KernelDesc) and CommandRecorder::record beside ripple's operators, with the
-/// recorder's automatic barriers. (Issue 20, work in progress on the issue20-wip branch.)
+/// recorder's automatic barriers, on Vulkan and D3D12. The guide, with the rules for bindings, push
+/// constants, workgroups and features: docs/KERNELS.md. These are ripple's own API (no DirectML or ONNX
+/// counterpart); sizes are in bytes, group counts in workgroups.
 #pragma once
 
 #include "ripple/buffer.hpp"
