@@ -42,17 +42,17 @@ struct KernelBindingInfo {
 /// A kernel as ripple_add_kernels embeds it in the user's target (the generated header declares one per
 /// kernel and permutation). Plain data with static storage; never written at run time.
 struct KernelSource {
-    const char* Name = nullptr;            ///< "<source stem>[.<permutation values>]", unique in its target
+    const char* Name = nullptr; ///< the source's stem, then ".value" per permutation; unique in its target
     const uint32_t* PackedSpirv = nullptr; ///< SPIR-V, debug-stripped and varint-packed (as ripple's own)
     uint32_t PackedBytes = 0;              ///< bytes of PackedSpirv used
     uint32_t SpirvWords = 0;               ///< words once unpacked
     uint32_t LocalSize[3] = {1, 1, 1};     ///< the workgroup size
     uint32_t PushConstantBytes = 0;        ///< the push-constant block's size (0: none)
     uint32_t BindingCount = 0;             ///< entries used in Bindings, sorted by Binding
-    KernelBindingInfo Bindings[kMaxKernelBindings] = {};
+    KernelBindingInfo Bindings[kMaxKernelBindings] = {}; ///< the storage-buffer bindings (set 0)
     uint32_t Features = 0; ///< device features the SPIR-V needs (ripple's feature bits)
-    /// Its HLSL for the D3D12 back-end, where that was built (and in <ns>::hlsl_round_trip's sources); else
-    /// null.
+    /// Its HLSL for the D3D12 back-end where that was built, and in the HLSL_ROUND_TRIP sources (namespace
+    /// hlsl_round_trip inside the generated one); else null.
     const char* Hlsl = nullptr;
 };
 
@@ -70,10 +70,10 @@ struct KernelDispatch {
         uint64_t Offset = 0;                    ///< bytes; a multiple of Device::bindingAlignment()
         uint64_t Size = 0;                      ///< bytes
     };
-    std::vector<Binding> Bindings;
+    std::vector<Binding> Bindings; ///< the buffers, one per KernelSource binding, in its order
     /// Exactly KernelSource::PushConstantBytes bytes, copied at record time (null when there are none).
     const void* PushConstants = nullptr;
-    uint32_t PushConstantBytes = 0;
+    uint32_t PushConstantBytes = 0; ///< bytes at PushConstants: KernelSource::PushConstantBytes
     std::string Label; ///< names the dispatch in RenderDoc and Device::reports; empty: the kernel's name
 };
 
