@@ -4,7 +4,10 @@
 //
 //   ripple-profile [--out DIR] [--case NAME-PART] [--device I]
 //
-// Runs each case a few times to warm up, then once with the PROFILE permutation and timestamps, and writes
+// Cases: the TopK shapes of issue 21's table (FLOAT32 unless named; inputs from a normal distribution) and
+// three scatters. Runs each case for a second to warm up, then 20 times with timestamps only (the per-level
+// GPU times, medians: what the case costs unprofiled), then once with the PROFILE permutation and
+// timestamps, and writes
 // per case DIR/<case>.svg (multiprocessors by time, one bar per workgroup, a colour per dispatch, phase marks
 // as ticks) and a table of every dispatch in DIR/profile.md (also printed): workgroups, multiprocessors
 // used, the gap from its level's start timestamp to its first workgroup, the span from its first
@@ -15,9 +18,13 @@
 #include "ripple/ripple.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <random>
 #include <set>
@@ -30,6 +37,19 @@ struct Case {
     std::string name, file;
     std::function<ripple::Status(ripple::CommandRecorder&)> record;
 };
+
+// FLOAT16 bits of f (round to nearest even; the inputs here are normal numbers well inside its range).
+uint16_t toHalf(float f) {
+    uint32_t x;
+    std::memcpy(&x, &f, 4);
+    const uint32_t sign = (x >> 16) & 0x8000u;
+    const int32_t exponent = static_cast<int32_t>((x >> 23) & 0xFF) - 127 + 15;
+    if (exponent <= 0) return static_cast<uint16_t>(sign); // tiny: flushed (rare in N(0,1) draws)
+    uint32_t mantissa = x & 0x7FFFFFu, h = sign | (uint32_t(exponent) << 10) | (mantissa >> 13);
+    const uint32_t rest = mantissa & 0x1FFFu;
+    if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) ++h;
+    return static_cast<uint16_t>(h);
+}
 
 double us(uint64_t ns) {
     return static_cast<double>(ns) / 1000.0;
@@ -197,19 +217,79 @@ int main(int argc, char** argv) {
         return std::move(b.value());
     };
     std::vector<Case> cases;
-    // TopK (64,128256) FLOAT32 K = 50 (the LLM sampling shape).
-    ripple::TopKDesc t;
-    t.InputTensor = {DT::Float32, {64, 128256}, {}};
-    t.OutputValueTensor = {DT::Float32, {64, 50}, {}};
-    t.OutputIndexTensor = {DT::UInt32, {64, 50}, {}};
-    t.Axis = 1;
-    t.K = 50;
-    auto topk = dev.compile(t);
-    ripple::Buffer tIn = buffer(64ull * 128256 * 4, true), tV = buffer(64 * 50 * 4, false),
-                   tI = buffer(64 * 50 * 4, false);
-    cases.push_back({"topk (64,128256) f32 k50", "topk_64x128256_k50", [&](ripple::CommandRecorder& r) {
-                         return r.record(topk.value(), {{&tIn, 0}, {&tV, 0}, {&tI, 0}});
-                     }});
+    // TopK: issue 21's shapes. Inputs from N(0,1), as FLOAT32, or rounded to FLOAT16 / BFLOAT16.
+    struct TopKCase {
+        const char* file;
+        DT type;
+        std::vector<uint32_t> sizes;
+        uint32_t axis, k;
+    };
+    const TopKCase topkCases[] = {
+        {"topk_64x128256_k50", DT::Float32, {64, 128256}, 1, 50},
+        {"topk_64x128256_f16_k50", DT::Float16, {64, 128256}, 1, 50},
+        {"topk_64x128256_bf16_k50", DT::BFloat16, {64, 128256}, 1, 50},
+        {"topk_1x152064_k40", DT::Float32, {1, 152064}, 1, 40},
+        {"topk_256x50257_k8", DT::Float32, {256, 50257}, 1, 8},
+        {"topk_16x1048576_k100", DT::Float32, {16, 1048576}, 1, 100},
+        {"topk_1x16777216_k1024", DT::Float32, {1, 16777216}, 1, 1024},
+        {"topk_1x16777216_k65536", DT::Float32, {1, 16777216}, 1, 65536},
+        {"topk_4096x4096_k256", DT::Float32, {4096, 4096}, 1, 256},
+        {"topk_128x4096x64_ax1_k16", DT::Float32, {128, 4096, 64}, 1, 16},
+        {"topk_1x100000000_k100", DT::Float32, {1, 100000000}, 1, 100},
+    };
+    std::vector<ripple::Operator> topkOps;
+    std::vector<ripple::Buffer> topkBuffers; // input, values, indices per case
+    topkOps.reserve(std::size(topkCases));
+    topkBuffers.reserve(3 * std::size(topkCases));
+    for (const TopKCase& tc : topkCases) {
+        ripple::TopKDesc t;
+        t.InputTensor = {tc.type, tc.sizes, {}};
+        std::vector<uint32_t> outSizes = tc.sizes;
+        outSizes[tc.axis] = tc.k;
+        t.OutputValueTensor = {tc.type, outSizes, {}};
+        t.OutputIndexTensor = {DT::UInt32, outSizes, {}};
+        t.Axis = tc.axis;
+        t.K = tc.k;
+        auto op = dev.compile(t);
+        if (!op) return std::fprintf(stderr, "ripple-profile: %s\n", op.status().message().c_str()), 1;
+        uint64_t count = 1, outCount = 1;
+        for (uint32_t d = 0; d < tc.sizes.size(); ++d) count *= tc.sizes[d], outCount *= outSizes[d];
+        const uint64_t width = tc.type == DT::Float32 ? 4 : 2;
+        auto in = dev.createBuffer(count * width), values = dev.createBuffer(outCount * width),
+             indices = dev.createBuffer(outCount * 4);
+        if (!in || !values || !indices) return std::fprintf(stderr, "ripple-profile: out of memory\n"), 1;
+        std::vector<uint8_t> host(count * width);
+        std::normal_distribution<float> normal;
+        for (uint64_t i = 0; i < count; ++i) {
+            const float f = normal(rng);
+            uint32_t bits;
+            std::memcpy(&bits, &f, 4);
+            if (width == 4)
+                std::memcpy(&host[i * 4], &f, 4);
+            else {
+                const uint16_t h = tc.type == DT::Float16 ? toHalf(f) : static_cast<uint16_t>(bits >> 16);
+                std::memcpy(&host[i * 2], &h, 2);
+            }
+        }
+        if (ripple::Status st = dev.upload(in.value(), 0, host.data(), host.size()); !st)
+            return std::fprintf(stderr, "ripple-profile: %s\n", st.message().c_str()), 1;
+        topkOps.push_back(std::move(op.value()));
+        topkBuffers.push_back(std::move(in.value()));
+        topkBuffers.push_back(std::move(values.value()));
+        topkBuffers.push_back(std::move(indices.value()));
+        const ripple::Operator* opp = &topkOps.back();
+        const ripple::Buffer* b = &topkBuffers[topkBuffers.size() - 3];
+        std::string name = "topk (";
+        for (uint32_t d = 0; d < tc.sizes.size(); ++d) name += (d ? "," : "") + std::to_string(tc.sizes[d]);
+        name += std::string(") ") +
+                (tc.type == DT::Float32   ? "f32"
+                 : tc.type == DT::Float16 ? "f16"
+                                          : "bf16") +
+                (tc.sizes.size() == 3 ? " axis 1" : "") + " k" + std::to_string(tc.k);
+        cases.push_back({name, tc.file, [opp, b](ripple::CommandRecorder& r) {
+                             return r.record(*opp, {{&b[0], 0}, {&b[1], 0}, {&b[2], 0}});
+                         }});
+    }
     // ScatterND in place: 65536 random rows of 256 FLOAT32 into [1048576,256].
     ripple::ScatterNDDesc s;
     s.InputTensor = s.OutputTensor = {DT::Float32, {1048576, 256}, {}};
@@ -251,7 +331,7 @@ int main(int argc, char** argv) {
                      [&](ripple::CommandRecorder& r) {
                          return r.record(el.value(), {{&eIn, 0}, {&eIdx, 0}, {&eUpd, 0}, {&eOut, 0}});
                      }});
-    if (!topk || !nd || !el) return std::fprintf(stderr, "ripple-profile: compile failed\n"), 1;
+    if (!nd || !el) return std::fprintf(stderr, "ripple-profile: compile failed\n"), 1;
 
     std::string md =
         "device: " + dev.adapter().name +
@@ -260,12 +340,44 @@ int main(int argc, char** argv) {
         "| --- | --- |\n";
     for (const Case& c : cases) {
         if (!only.empty() && c.name.find(only) == std::string::npos) continue;
-        for (int warm = 0; warm < 20; ++warm) { // clocks up, pipelines made
+        // Warm-up: pipelines made and, above all, the GPU's clocks up: at least 20 runs and one second of
+        // back-to-back work (after 20 runs alone, every case measured ~3x its matrix time, bench/NOTES.md).
+        const auto warmStart = std::chrono::steady_clock::now();
+        for (int warm = 0;
+             warm < 20 || std::chrono::steady_clock::now() - warmStart < std::chrono::seconds(1); ++warm) {
             auto r = dev.createRecorder();
             if (ripple::Status st = c.record(r.value()); !st)
                 return std::fprintf(stderr, "%s\n", st.message().c_str()), 1;
             auto tk = dev.submit(r.value());
             (void)dev.wait(tk.value());
+        }
+        // Unprofiled: 20 runs with timestamps, the median of each level (what the case costs).
+        std::vector<std::vector<uint64_t>> levels;
+        std::vector<uint64_t> totals;
+        for (int run = 0; run < 20; ++run) {
+            ripple::RecorderOptions to;
+            to.timestamps = true;
+            auto r = dev.createRecorder(to);
+            if (ripple::Status st = c.record(r.value()); !st)
+                return std::fprintf(stderr, "%s\n", st.message().c_str()), 1;
+            auto tk = dev.submit(r.value());
+            if (!tk || !dev.wait(tk.value())) return std::fprintf(stderr, "ripple-profile: run failed\n"), 1;
+            auto rep = dev.reports(tk.value());
+            if (!rep || rep.value().empty()) return std::fprintf(stderr, "ripple-profile: no report\n"), 1;
+            totals.push_back(rep.value()[0].gpuNanoseconds);
+            const auto& l = rep.value()[0].levelNanoseconds;
+            if (levels.size() < l.size()) levels.resize(l.size());
+            for (size_t i = 0; i < l.size(); ++i) levels[i].push_back(l[i]);
+        }
+        auto median = [](std::vector<uint64_t> v) {
+            std::sort(v.begin(), v.end());
+            return v.empty() ? 0.0 : us(v[v.size() / 2]);
+        };
+        std::string unprofiled;
+        for (size_t i = 0; i < levels.size(); ++i) {
+            char text[32];
+            std::snprintf(text, sizeof text, "%s%.1f", i ? " + " : "", median(levels[i]));
+            unprofiled += text;
         }
         ripple::RecorderOptions ro;
         ro.profile = ro.timestamps = true;
@@ -282,9 +394,10 @@ int main(int argc, char** argv) {
                                 "ripple-profile: no profile (a build without RIPPLE_PROFILE_KERNELS?)\n"),
                    2;
         const ripple::OperatorReport& rep = reports.value()[0];
-        md += "| **" + c.name +
-              "** (GPU timestamps: " + std::to_string(rep.gpuNanoseconds / 1000.0).substr(0, 6) +
-              " us) | | | | | | | | |\n";
+        char head[160];
+        std::snprintf(head, sizeof head, " (profiled %.1f us; unprofiled median %.1f us, per level ",
+                      us(rep.gpuNanoseconds), median(totals));
+        md += "| **" + c.name + "**" + head + unprofiled + ") | | | | | | | | |\n";
         for (const auto& d : rep.dispatches) md += row(d) + "\n";
         svg(out + "/" + c.file + ".svg", c.name, rep.dispatches);
     }
