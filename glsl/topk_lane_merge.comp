@@ -16,7 +16,7 @@
 #else
 #define DTYPE_u8
 #endif
-layout(local_size_x = 256) in;
+layout(local_size_x = 64) in;  // one row per invocation: small workgroups spread the rows over every SM
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
 #include "ripple/common.glsl"

@@ -366,9 +366,11 @@ Result<Plan> planLane(Plan plan, const TopKDesc& desc, uint64_t rows, uint64_t p
                                                candidates};
     addDispatch(plan, std::string("topk_lane.") + keyClassOf(in.DataType) + "." + kmaxName, bindings,
                 parts > 1 ? 1 : 0, groupsFor(rows * parts));
+    // The merge runs one row per invocation in workgroups of 64, so that 8192 rows spread over 128 SMs, not
+    // 32 (H100, (128,4096,64) K=16: merge 51.5 -> 42.3 us; bench/NOTES.md, issue 21).
     if (parts > 1)
         addDispatch(plan, std::string("topk_lane_merge.") + elementClass(in.DataType) + "." + kmaxName,
-                    bindings, 0, groupsFor(rows));
+                    bindings, 0, static_cast<uint32_t>(std::min<uint64_t>((rows + 63) / 64, 65535)));
     return plan;
 }
 
