@@ -71,6 +71,11 @@ constexpr uint64_t kChunkManyRows = 512;
 // invocations read neighbouring rows, so every load is coalesced.
 constexpr uint64_t kLaneMaxK = 32;
 constexpr uint64_t kLaneInvocations = 65536;
+// Strided rows aim at half as many, in parts twice as long: fewer insertions in all and half the merge's
+// candidates ((128,4096,64) K=16 on the H100: 231.7 us with 65536 invocations, 216.6 with 32768, 332 with
+// 16384; bench/NOTES.md, issue 21). Which path a shape takes is unchanged: it still asks rows * parts to
+// reach kLaneInvocations / 2.
+constexpr uint64_t kLaneStridedInvocations = 32768;
 constexpr uint64_t kLaneMergeMax = 512;
 
 const char* keyClassOf(DataType type) {
@@ -483,7 +488,8 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
         while (kmax < K) kmax <<= 1;
         const uint64_t most =
             std::max<uint64_t>(1, std::min<uint64_t>(axisSize / (4 * kmax), kLaneMergeMax / kmax));
-        const uint64_t parts = std::clamp<uint64_t>((kLaneInvocations + rows - 1) / rows, 1, most);
+        const uint64_t target = contiguousRows ? kLaneInvocations : kLaneStridedInvocations;
+        const uint64_t parts = std::clamp<uint64_t>((target + rows - 1) / rows, 1, most);
         if (axisSize <= kSlots || (!contiguousRows && rows * parts >= kLaneInvocations / 2))
             return planLane(std::move(plan), desc, rows, parts, limits);
     }
