@@ -192,6 +192,7 @@ void main() {
         gListBase = row * C * 2u;
         if (lid == 0u) sSlots = 0u;
         barrier();
+        RIPPLE_MARK(0);  // phases (PROFILE builds): start and state, selection, sort and write
         if (pc.arg != 0u) {  // gather: the list, sorted by the passes after this one
             gGatherBase = below;
             if (below >= K && below <= C) {
@@ -220,6 +221,7 @@ void main() {
             takeBest(TOPK_N);
         }
         barrier();
+        RIPPLE_MARK(1);
         writeWinners(row, gRowBase);
         barrier();
     }

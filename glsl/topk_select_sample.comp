@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// Sampled radix-select TopK, dispatch 1 (topk_select.glsl): one workgroup per row finds tau, the m-th
-// smallest rank among S samples of the row (S <= SAMPLE_SLOTS), and clears the row's counts. Sample i is
+// Sampled radix-select TopK, dispatch 1 (topk_select.glsl): a workgroup per row (several for few long rows)
+// finds tau, the m-th smallest rank among S samples of the row (S <= SAMPLE_SLOTS), and clears the row's counts. Sample i is
 // taken at a pseudo-random position of the i-th of S equal strata, so periodic data cannot fool it. The
 // samples are loaded once, many loads in flight per invocation, into shared memory; the 8-bit histogram
-// steps of topk_entries.glsl run there. Bindings: 1 input, 2 state.
+// steps of topk_entries.glsl run there. Bindings: 1 input, 2 state, 3 the rows' sample slots (S each) and
+// 4 a counter per row (zeroed scratch), both used only with SELECT_SAMPLE_PARTS > 1.
 layout(local_size_x = 256) in;
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
@@ -14,6 +15,10 @@ layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; }
 
 layout(std430, binding = 1) readonly buffer Input { uint inputWords[]; };
 layout(std430, binding = 2) writeonly buffer State { uint state[]; };
+// With SELECT_SAMPLE_PARTS > 1: written by one workgroup, read by another in the same dispatch (coherent,
+// fenced before the arrival counted in binding 4).
+layout(std430, binding = 3) coherent buffer Samples { uint samples[]; };
+layout(std430, binding = 4) coherent buffer Arrivals { uint arrivals[]; };
 
 #include "ripple/topk_key.glsl"
 #include "ripple/topk_select.glsl"
@@ -33,19 +38,27 @@ uint hash(uint x) {  // a 32-bit integer mix (fixed: the samples, and so the wor
     return x;
 }
 
+// Rows whose samples are many (SELECT_SAMPLE_PARTS > 1: single long rows) spread them over several
+// workgroups: each takes S / parts of them into the row's sample slots, and the row's last workgroup to
+// arrive (a counter per row, zeroed scratch that it sets back to zero) loads all S and selects. A chain of
+// S * g / 2048 dependent load rounds in one workgroup becomes one round in each.
+shared uint sLast;
+
 void main() {
     const uint S = SELECT_SAMPLES, n = TOPK_N, stride = TOPK_AXIS_STRIDE, g = SELECT_SAMPLE_GROUP;
+    const uint parts = SELECT_SAMPLE_PARTS, per = S / parts, lid = gl_LocalInvocationID.x;
     const float perSample = float(n) / float(S);  // stratum i: [i * n / S, (i + 1) * n / S), rounded
     rankKeySetup();
     gKeyLowBits = gRankShift;
-    for (uint row = gl_WorkGroupID.x; row < TOPK_ROWS; row += pc.groupCount) {
+    for (uint w = gl_WorkGroupID.x; w < TOPK_ROWS * parts; w += pc.groupCount) {
+        const uint row = w / parts, first = (w % parts) * per, end = first + per;
         const uint rowBase = viewOffset(TOPK_ROW_VIEW, row);
-        for (uint i0 = gl_LocalInvocationID.x; i0 < S; i0 += 256u * 8u) {
+        for (uint i0 = first + lid; i0 < end; i0 += 256u * 8u) {
             // Loads first, none behind a branch (rankKeyOf has some): a load after a branch waits for the
             // ones before it.
             uint k[8];
             [[unroll]] for (uint u = 0u; u < 8u; ++u) {  // eight independent loads in flight
-                const uint i = min(i0 + u * 256u, S - 1u);
+                const uint i = min(i0 + u * 256u, end - 1u);
                 const uint lo = min(uint(float(i) * perSample), n - 1u);
                 const uint width = max(min(uint(float(i + 1u) * perSample), n) - lo, 1u);
                 k[u] = loadElement(rowBase + min(lo + hash(i * g) % width, n - 1u) * stride).x;
@@ -54,15 +67,37 @@ void main() {
             for (uint t = 1u; t < g; ++t) {  // the rest of each sample's group, eight loads in flight
                 uint more[8];
                 [[unroll]] for (uint u = 0u; u < 8u; ++u) {
-                    const uint i = min(i0 + u * 256u, S - 1u);
+                    const uint i = min(i0 + u * 256u, end - 1u);
                     const uint lo = min(uint(float(i) * perSample), n - 1u);
                     const uint width = max(min(uint(float(i + 1u) * perSample), n) - lo, 1u);
                     more[u] = loadElement(rowBase + min(lo + hash(i * g + t) % width, n - 1u) * stride).x;
                 }
                 [[unroll]] for (uint u = 0u; u < 8u; ++u) k[u] = min(k[u], rankKeyOf(more[u]));
             }
-            [[unroll]] for (uint u = 0u; u < 8u; ++u)
-                if (i0 + u * 256u < S) sEntry[i0 + u * 256u] = k[u];
+            [[unroll]] for (uint u = 0u; u < 8u; ++u) {
+                if (i0 + u * 256u >= end) continue;
+                if (parts == 1u)
+                    sEntry[i0 + u * 256u] = k[u];
+                else
+                    samples[row * S + i0 + u * 256u] = k[u];
+            }
+        }
+        if (parts > 1u) {  // uniform
+            memoryBarrierBuffer();  // this invocation's samples, before the arrival that publishes them
+            barrier();
+            if (lid == 0u) {
+                sLast = atomicAdd(arrivals[row], 1u) == parts - 1u ? 1u : 0u;
+                memoryBarrierBuffer();
+            }
+            barrier();
+            if (sLast == 0u) continue;  // uniform
+            for (uint i0 = lid; i0 < S; i0 += 256u * 16u) {  // the row's last workgroup: all S samples
+                uint k[16];
+                [[unroll]] for (uint u = 0u; u < 16u; ++u) k[u] = samples[row * S + min(i0 + u * 256u, S - 1u)];
+                [[unroll]] for (uint u = 0u; u < 16u; ++u)
+                    if (i0 + u * 256u < S) sEntry[i0 + u * 256u] = k[u];
+            }
+            if (lid == 0u) arrivals[row] = 0u;  // nobody else touches it in this dispatch
         }
         barrier();
         // tau: the m-th smallest sample, or once the digits chosen so far hold exactly m samples (an early
@@ -70,7 +105,7 @@ void main() {
         // is all the estimate relies on.
         selectEntries(S, SELECT_SAMPLE_RANK, SELECT_SAMPLE_RANK, 0u);
         const uint tau = gEarly ? gPrefix | ((1u << gShiftAt) - 1u) : gPrefix;
-        if (gl_LocalInvocationID.x == 0u) {
+        if (lid == 0u) {
             state[row * SELECT_STATE] = tau;
             state[row * SELECT_STATE + 1u] = 0u;
             state[row * SELECT_STATE + 2u] = 0u;

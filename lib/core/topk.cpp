@@ -45,6 +45,11 @@ constexpr uint64_t kSelectMinChunk = 4096;
 constexpr uint64_t kSampleMin = 1024;
 constexpr uint64_t kSampleMax = 4096; // topk_select_sample.comp keeps them in shared memory
 constexpr uint64_t kSampleGroup = 8;  // elements per sample at most (the sample keeps their smallest rank)
+// Rows of kSampleMax samples share them among up to kSampleMaxParts workgroups while rows * parts stays
+// within kSampleSpread (about one workgroup per SM): a single row's S * g loads were one workgroup's chain
+// of dependent rounds (H100, (1,16777216) K=1024: 25 of 103 us; bench/NOTES.md, issue 21).
+constexpr uint64_t kSampleMaxParts = 32; // 128 samples each
+constexpr uint64_t kSampleSpread = 128;
 // K over kSlots on rows at least kLargeMinRatio K long: sampled selection keeps a list of a few K candidates,
 // which tiles and merges then sort (planSelect's `large`). Nearer the whole row, the list would be most of
 // it: tiles and merges over the row itself.
@@ -278,6 +283,10 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     // R >= K every chunk wanted whole fits; larger K reads the chunks of more than R ties.
     const uint64_t tieSlots = std::min<uint64_t>(K, kSlots);
     plan.params.push_back(static_cast<uint32_t>(tieSlots));
+    uint64_t parts = 1;
+    if (S == kSampleMax)
+        while (parts < kSampleMaxParts && rows * parts * 2 <= kSampleSpread) parts *= 2;
+    plan.params.push_back(static_cast<uint32_t>(parts));
 
     const uint64_t stateBytes = rows * 4 * 4, tiesBytes = rows * chunks * (1 + tieSlots) * 4,
                    listBytes = rows * capacity * 8;
@@ -290,13 +299,22 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     const PlanBinding ties{BindingKind::Scratch, 0, align(stateBytes), tiesBytes};
     const PlanBinding list{BindingKind::Scratch, 0, ties.offset + align(tiesBytes), listBytes};
     plan.scratchBytes = list.offset + listBytes;
+    // Shared samples: the rows' sample slots and arrival counters (unused with one part: the state stands
+    // in).
+    PlanBinding samples = state, arrivals = state;
+    if (parts > 1) {
+        samples = {BindingKind::Scratch, 0, align(plan.scratchBytes), rows * S * 4};
+        plan.scratchBytes = samples.offset + samples.size;
+        plan.zeroedScratchBytes = rows * 4;
+        arrivals = {BindingKind::ZeroedScratch, 0, 0, rows * 4};
+    }
 
     const std::string dtype = keyClassOf(in.DataType);
     const PlanBinding params{BindingKind::Params}, input{BindingKind::Tensor, 0};
     auto dispatch = [&](std::string kernel, std::vector<PlanBinding> b, uint64_t groups, bool modes) {
         addDispatch(plan, std::move(kernel), std::move(b), 0, groups, modes);
     };
-    dispatch("topk_select_sample." + dtype, {params, input, state}, rows, true);
+    dispatch("topk_select_sample." + dtype, {params, input, state, samples, arrivals}, rows * parts, true);
     dispatch("topk_select_filter." + dtype, {params, input, state, ties, list}, rows * chunks, false);
     dispatch("topk_select_final." + dtype,
              {params, input, state, ties, list, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}}, rows,

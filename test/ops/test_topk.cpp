@@ -302,6 +302,43 @@ TEST_CASE("TopK's sampled selection on rows long enough for grouped samples (ove
                                                            : i / 8192);
         checkTopK(rt::device(), sorted, 1, 500, AxisDirection::Decreasing, DataType::UInt32);
     }
+    // Several rows whose samples 16 workgroups share (5 rows of 4097 * 128 elements: S = 4096), the last to
+    // arrive selecting. One operator recorded and submitted three times on other data: from the second
+    // submission on, its zeroed scratch comes back from the device's pool without a fill, so a run that
+    // left an arrival counter behind would leave the next run's row state (tau, counts) unwritten.
+    Device& dev = rt::device();
+    TopKDesc desc;
+    desc.InputTensor = {DataType::Float32, {5, 524417}, {}};
+    desc.Axis = 1;
+    desc.K = 333;
+    desc.OutputValueTensor = {DataType::Float32, {5, 333}, {}};
+    desc.OutputIndexTensor = {DataType::UInt32, {5, 333}, {}};
+    auto op = dev.compile(desc);
+    REQUIRE(op.ok());
+    rt::HostTensor input(DataType::Float32, {5, 524417});
+    const uint64_t outBytes = 5 * 333 * 4;
+    auto in = dev.createBuffer(input.bytes.size());
+    auto values = dev.createBuffer(outBytes), indices = dev.createBuffer(outBytes);
+    REQUIRE((in.ok() && values.ok() && indices.ok()));
+    for (int run = 0; run < 3; ++run) {
+        INFO("run " << run);
+        fillData(input, rng, run == 1 ? Data::TwoValued : Data::Random);
+        REQUIRE(dev.upload(in.value(), 0, input.bytes.data(), input.bytes.size()).ok());
+        auto recorder = dev.createRecorder(); // each submission takes the pooled zeroed scratch, no fill
+        REQUIRE(recorder.ok());
+        REQUIRE(recorder.value()
+                    .record(op.value(), {{&in.value(), 0}, {&values.value(), 0}, {&indices.value(), 0}})
+                    .ok());
+        auto ticket = dev.submit(recorder.value());
+        REQUIRE(ticket.ok());
+        REQUIRE(dev.wait(ticket.value()).ok());
+        std::vector<uint8_t> gotValues(outBytes), gotIndices(outBytes), wantValues, wantIndices;
+        REQUIRE(dev.download(values.value(), 0, gotValues.data(), outBytes).ok());
+        REQUIRE(dev.download(indices.value(), 0, gotIndices.data(), outBytes).ok());
+        rt::referenceTopK(desc, input, wantValues, wantIndices);
+        CHECK(gotValues == wantValues);
+        CHECK(gotIndices == wantIndices);
+    }
 }
 
 TEST_CASE("TopK's sampled selection takes the first ties of tau from the chunks' tie slots, or reads the "

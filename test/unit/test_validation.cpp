@@ -135,6 +135,19 @@ TEST_CASE(
     CHECK(select[0].hasModes);
     CHECK(select[1].kernel == "topk_select_filter.f32");
     CHECK(select[2].kernel == "topk_select_final.f32");
+    // Rows of 4096 samples share them among workgroups while rows * parts stays within 128: a single row
+    // splits them 32 ways (the row's arrival counter in zeroed scratch), 5 rows 16 ways; 1024 samples
+    // (rows under 128 * 4096) keep one workgroup per row, without zeroed scratch.
+    CHECK(select[0].groups == 32);
+    CHECK(longRow.value().params[42] == 32);
+    CHECK(longRow.value().zeroedScratchBytes == 4);
+    auto fiveRows = core::planTopK(topk({5, 524417}, 1, 100), limits());
+    CHECK(fiveRows.value().dispatches[0].groups == 5 * 16);
+    CHECK(fiveRows.value().params[42] == 16);
+    auto llmRows = core::planTopK(topk({64, 128256}, 1, 50), limits());
+    CHECK(llmRows.value().dispatches[0].groups == 64);
+    CHECK(llmRows.value().params[42] == 1);
+    CHECK(llmRows.value().zeroedScratchBytes == 0);
     // Rows of 257 to 4096 (strided, or contiguous over one tile, or with K over 32): one workgroup per row,
     // one dispatch.
     auto strided = core::planTopK(topk({2000, 3}, 0, 16), limits());

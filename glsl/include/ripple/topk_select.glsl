@@ -3,9 +3,9 @@
 //
 // Every element has a rank key: its order key, complemented for DECREASING, shifted to the top of a 32-bit
 // word; a smaller rank comes first, ties by smaller index. Three dispatches:
-//   1. topk_select_sample: one workgroup per row takes S samples, each the smallest rank of g elements at
-//      pseudo-random positions of its stratum of the row, and finds their m-th smallest rank: the row's
-//      estimate tau of a rank a little past the K-th. For small m the m smallest of S * g elements almost
+//   1. topk_select_sample: one workgroup per row (for few rows, several sharing it) takes S samples, each
+//      the smallest rank of g elements at pseudo-random positions of its stratum of the row, and finds their
+//      m-th smallest rank: the row's estimate tau of a rank a little past the K-th. For small m the m smallest of S * g elements almost
 //      surely sit in distinct strata, so the minima stand for S * g samples of the row's low tail (and when
 //      two do share one, tau only gets larger: more candidates, never a wrong result). m is chosen (core/topk.cpp) so that fewer than K elements rank at or below tau
 //      practically never happens, while about m * n / S do.
@@ -23,7 +23,8 @@
 // per row, [32] key bits (8, 16 or 32), [33] candidate list capacity per row, [34] samples S per row,
 // [35] the sample rank m (1-based), [36] digits D, [37 + q] digit q: shift | width << 8 (at most 3),
 // [40] elements per sample g (a sample is the smallest rank of g elements of its stratum), [41] tie slots
-// per chunk R. The per-chunk ties binding holds rows * chunks counts, then R index slots per chunk.
+// per chunk R, [42] sample parts: workgroups sharing a row's samples (a power of 2 dividing S). The
+// per-chunk ties binding holds rows * chunks counts, then R index slots per chunk.
 // Per row in `state` (SELECT_STATE words): [0] tau, [1] candidates (ranked below tau; may exceed the
 // capacity), [2] elements equal to tau.
 #define SELECT_STATE 4u
@@ -37,6 +38,7 @@
 #define SELECT_DIGITS P(36)
 #define SELECT_SAMPLE_GROUP P(40)
 #define SELECT_TIE_SLOTS P(41)
+#define SELECT_SAMPLE_PARTS P(42)
 
 uint digitShift(uint q) { return P(37u + q) & 0xFFu; }
 uint digitWidth(uint q) { return P(37u + q) >> 8u; }
