@@ -15,6 +15,7 @@
 // multiprocessor time within the span, and the tail (the last 10% of workgroups to finish). Needs a build
 // with RIPPLE_PROFILE_KERNELS=ON and a device with AdapterFeatures::profiling (NVIDIA); exit status 2
 // otherwise.
+#include "half_bits.hpp"
 #include "ripple/ripple.hpp"
 
 #include <algorithm>
@@ -37,19 +38,6 @@ struct Case {
     std::string name, file;
     std::function<ripple::Status(ripple::CommandRecorder&)> record;
 };
-
-// FLOAT16 bits of f (round to nearest even; the inputs here are normal numbers well inside its range).
-uint16_t toHalf(float f) {
-    uint32_t x;
-    std::memcpy(&x, &f, 4);
-    const uint32_t sign = (x >> 16) & 0x8000u;
-    const int32_t exponent = static_cast<int32_t>((x >> 23) & 0xFF) - 127 + 15;
-    if (exponent <= 0) return static_cast<uint16_t>(sign); // tiny: flushed (rare in N(0,1) draws)
-    uint32_t mantissa = x & 0x7FFFFFu, h = sign | (uint32_t(exponent) << 10) | (mantissa >> 13);
-    const uint32_t rest = mantissa & 0x1FFFu;
-    if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) ++h;
-    return static_cast<uint16_t>(h);
-}
 
 double us(uint64_t ns) {
     return static_cast<double>(ns) / 1000.0;
@@ -262,12 +250,10 @@ int main(int argc, char** argv) {
         std::normal_distribution<float> normal;
         for (uint64_t i = 0; i < count; ++i) {
             const float f = normal(rng);
-            uint32_t bits;
-            std::memcpy(&bits, &f, 4);
             if (width == 4)
                 std::memcpy(&host[i * 4], &f, 4);
             else {
-                const uint16_t h = tc.type == DT::Float16 ? toHalf(f) : static_cast<uint16_t>(bits >> 16);
+                const uint16_t h = tc.type == DT::Float16 ? toHalf(f) : toBFloat16(f);
                 std::memcpy(&host[i * 2], &h, 2);
             }
         }

@@ -7,6 +7,7 @@
 // enough input copies to overflow the L2 cache (50 MB on the H100) and rotates them, runs them back to back
 // as queued submissions (timeBatch), and reports the median and the minimum.
 #include "bench_common.hpp"
+#include "half_bits.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -36,25 +37,6 @@ const char* typeName(ripple::DataType t) {
     default:
         return "other";
     }
-}
-
-uint16_t toHalf(float f) { // round to nearest even; the normal samples are far from overflow
-    uint32_t b;
-    std::memcpy(&b, &f, 4);
-    const uint32_t sign = (b >> 16) & 0x8000u;
-    const int32_t exp = static_cast<int32_t>((b >> 23) & 0xFF) - 127 + 15;
-    uint32_t mant = b & 0x7FFFFFu;
-    if (exp <= 0) return static_cast<uint16_t>(sign); // tiny: flush (never the top K)
-    uint32_t h = sign | (static_cast<uint32_t>(exp) << 10) | (mant >> 13);
-    const uint32_t rest = mant & 0x1FFFu;
-    if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) ++h;
-    return static_cast<uint16_t>(h);
-}
-
-uint16_t toBFloat16(float f) { // round to nearest even (no NaN among the samples)
-    uint32_t b;
-    std::memcpy(&b, &f, 4);
-    return static_cast<uint16_t>((b + 0x7FFFu + ((b >> 16) & 1u)) >> 16);
 }
 
 // Order key of element bits (larger key = larger value); the random inputs hold no NaN.

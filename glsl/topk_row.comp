@@ -63,6 +63,7 @@ void main() {
             key[j] = loadElement(rowBase + min(j * 256u + lid, n - 1u) * stride).x;
         [[unroll]] for (uint j = 0u; j < PER; ++j)
             key[j] = j * 256u + lid < n ? rankOf(key[j]) : padKey;
+        RIPPLE_MARK(0);  // phases (PROFILE builds): loads, key selection, index selection, winners, sort and write
 
         // The K-th smallest rank T, 8 bits at a time from the top. Once at most COMPACT elements still
         // agree with the prefix, they move to the slots and on to 4 registers per invocation, so that the
@@ -121,6 +122,7 @@ void main() {
             barrier();
             if (ties == need) break;  // uniform: every entry of the chosen digit wins, no need for the rest
         }
+        RIPPLE_MARK(1);
         // Ties of T straddle K: the need-th smallest index among them, two bits at a time.
         uint last = 0xFFFFFFFFu;
         if (need < ties) {
@@ -146,6 +148,7 @@ void main() {
                 if (shift == 0u) break;
             }
         }
+        RIPPLE_MARK(2);
         // The K winners into the slots, in invocation order: keys below the prefix in the bits resolved
         // (all of them, or down to `shift` when the loop ended early), and up to `last` of those equal.
         const uint p = prefix >> shift;
@@ -163,6 +166,7 @@ void main() {
             }
         }
         barrier();
+        RIPPLE_MARK(3);
         writeWinners(row, rowBase);
         barrier();
     }

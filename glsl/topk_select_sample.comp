@@ -44,43 +44,60 @@ uint hash(uint x) {  // a 32-bit integer mix (fixed: the samples, and so the wor
 // S * g / 2048 dependent load rounds in one workgroup becomes one round in each.
 shared uint sLast;
 
-void main() {
-    const uint S = SELECT_SAMPLES, n = TOPK_N, stride = TOPK_AXIS_STRIDE, g = SELECT_SAMPLE_GROUP;
-    const uint parts = SELECT_SAMPLE_PARTS, per = S / parts, lid = gl_LocalInvocationID.x;
+// The input offset of element t of sample i's group: a pseudo-random position in the i-th of S strata.
+uint sampleOffset(uint rowBase, uint i, uint t) {
+    const uint S = SELECT_SAMPLES, n = TOPK_N;
     const float perSample = float(n) / float(S);  // stratum i: [i * n / S, (i + 1) * n / S), rounded
+    const uint lo = min(uint(float(i) * perSample), n - 1u);
+    const uint width = max(min(uint(float(i + 1u) * perSample), n) - lo, 1u);
+    return rowBase + min(lo + hash(i * SELECT_SAMPLE_GROUP + t) % width, n - 1u) * TOPK_AXIS_STRIDE;
+}
+
+void main() {
+    const uint S = SELECT_SAMPLES, g = SELECT_SAMPLE_GROUP;
+    const uint parts = SELECT_SAMPLE_PARTS, per = S / parts, lid = gl_LocalInvocationID.x;
     rankKeySetup();
     gKeyLowBits = gRankShift;
     for (uint w = gl_WorkGroupID.x; w < TOPK_ROWS * parts; w += pc.groupCount) {
-        const uint row = w / parts, first = (w % parts) * per, end = first + per;
+        const uint row = w / parts, first = (w % parts) * per;
         const uint rowBase = viewOffset(TOPK_ROW_VIEW, row);
-        for (uint i0 = first + lid; i0 < end; i0 += 256u * 8u) {
-            // Loads first, none behind a branch (rankKeyOf has some): a load after a branch waits for the
-            // ones before it.
-            uint k[8];
-            [[unroll]] for (uint u = 0u; u < 8u; ++u) {  // eight independent loads in flight
-                const uint i = min(i0 + u * 256u, end - 1u);
-                const uint lo = min(uint(float(i) * perSample), n - 1u);
-                const uint width = max(min(uint(float(i + 1u) * perSample), n) - lo, 1u);
-                k[u] = loadElement(rowBase + min(lo + hash(i * g) % width, n - 1u) * stride).x;
-            }
-            [[unroll]] for (uint u = 0u; u < 8u; ++u) k[u] = rankKeyOf(k[u]);
-            for (uint t = 1u; t < g; ++t) {  // the rest of each sample's group, eight loads in flight
-                uint more[8];
-                [[unroll]] for (uint u = 0u; u < 8u; ++u) {
-                    const uint i = min(i0 + u * 256u, end - 1u);
-                    const uint lo = min(uint(float(i) * perSample), n - 1u);
-                    const uint width = max(min(uint(float(i + 1u) * perSample), n) - lo, 1u);
-                    more[u] = loadElement(rowBase + min(lo + hash(i * g + t) % width, n - 1u) * stride).x;
+        if (parts == 1u) {  // uniform
+            for (uint i0 = lid; i0 < S; i0 += 256u * 8u) {
+                // Loads first, none behind a branch (rankKeyOf has some): a load after a branch waits for
+                // the ones before it.
+                uint k[8];
+                [[unroll]] for (uint u = 0u; u < 8u; ++u) {  // eight independent loads in flight
+                    const uint i = min(i0 + u * 256u, S - 1u);
+                    k[u] = loadElement(sampleOffset(rowBase, i, 0u)).x;
                 }
-                [[unroll]] for (uint u = 0u; u < 8u; ++u) k[u] = min(k[u], rankKeyOf(more[u]));
+                [[unroll]] for (uint u = 0u; u < 8u; ++u) k[u] = rankKeyOf(k[u]);
+                for (uint t = 1u; t < g; ++t) {  // the rest of each sample's group, eight loads in flight
+                    uint more[8];
+                    [[unroll]] for (uint u = 0u; u < 8u; ++u)
+                        more[u] = loadElement(sampleOffset(rowBase, min(i0 + u * 256u, S - 1u), t)).x;
+                    [[unroll]] for (uint u = 0u; u < 8u; ++u) k[u] = min(k[u], rankKeyOf(more[u]));
+                }
+                [[unroll]] for (uint u = 0u; u < 8u; ++u)
+                    if (i0 + u * 256u < S) sEntry[i0 + u * 256u] = k[u];
             }
-            [[unroll]] for (uint u = 0u; u < 8u; ++u) {
-                if (i0 + u * 256u >= end) continue;
-                if (parts == 1u)
-                    sEntry[i0 + u * 256u] = k[u];
-                else
-                    samples[row * S + i0 + u * 256u] = k[u];
+        } else {
+            // This part's per * g loads spread over every invocation (item q: sample first + q / g, element
+            // q % g of its group), eight in flight each: one round for a single row's 1024. Each sample's
+            // minimum gathers in sEntry[0, per) by shared atomicMin, then goes to the row's sample slots.
+            for (uint e = lid; e < per; e += 256u) sEntry[e] = 0xFFFFFFFFu;
+            barrier();
+            const uint items = per * g;
+            for (uint q0 = lid; q0 < items; q0 += 256u * 8u) {
+                uint k[8];
+                [[unroll]] for (uint u = 0u; u < 8u; ++u) {
+                    const uint q = min(q0 + u * 256u, items - 1u);
+                    k[u] = loadElement(sampleOffset(rowBase, first + q / g, q % g)).x;
+                }
+                [[unroll]] for (uint u = 0u; u < 8u; ++u)
+                    if (q0 + u * 256u < items) atomicMin(sEntry[(q0 + u * 256u) / g], rankKeyOf(k[u]));
             }
+            barrier();
+            for (uint e = lid; e < per; e += 256u) samples[row * S + first + e] = sEntry[e];
         }
         if (parts > 1u) {  // uniform
             memoryBarrierBuffer();  // this invocation's samples, before the arrival that publishes them
