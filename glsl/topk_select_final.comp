@@ -56,11 +56,39 @@ void take(uint key, uint idx) {
 }
 
 // Takes the K best of the source by (rank, index): radix selection of the K-th rank T, then, when only
-// some of the entries equal to T are wanted, radix selection of the last wanted index among them.
+// some of the entries equal to T are wanted, the last wanted index among them: for at most TIE_GATHER ties
+// gathered in shared memory in the pass that takes the entries below T, each tie counting the smaller
+// indices (no pass of its own: 16-bit keys tie often, and the three 11-bit index passes cost about 6 us on
+// the H100); for more, by radix selection over the entries.
+#define TIE_GATHER 256u
+shared uint sTieCount;
 void takeBest(uint count) {
     const uint lid = gl_LocalInvocationID.x;
-    uint need = TOPK_K, ties;
-    const uint T = selectByRank(count, need, ties);
+    uint need = TOPK_K, ties, shift;
+    const uint T = selectByRank(count, need, ties, shift);
+    if (need < ties && ties <= TIE_GATHER) {  // every digit resolved: ties are the entries equal to T
+        if (lid == 0u) sTieCount = 0u;
+        barrier();  // sBins is free after the selection
+        for (uint i = lid; i < count; i += 256u) {
+            uint key, idx;
+            selectEntry(i, key, idx);
+            if (key < T) {
+                take(key, idx);
+            } else if (key == T) {
+                const uint at = atomicAdd(sTieCount, 1u);
+                if (at < TIE_GATHER) sBins[at] = idx;
+            }
+        }
+        barrier();
+        for (uint a = lid; a < ties; a += 256u) {  // indices are distinct
+            const uint idx = sBins[a];
+            uint smaller = 0u;
+            for (uint b = 0u; b < ties; ++b) smaller += sBins[b] < idx ? 1u : 0u;
+            if (smaller < need) take(T, idx);
+        }
+        barrier();
+        return;
+    }
     uint lastIndex = 0xFFFFFFFFu;
     if (need < ties) {
         uint prefix = 0u;
@@ -81,10 +109,12 @@ void takeBest(uint count) {
         }
         lastIndex = prefix;
     }
+    // Keys compared down to `shift` only: with fewer digits resolved, every entry agreeing with T there wins.
+    const uint t = T >> shift;
     for (uint i = lid; i < count; i += 256u) {
         uint key, idx;
         selectEntry(i, key, idx);
-        if (key < T || (key == T && idx <= lastIndex)) take(key, idx);
+        if ((key >> shift) < t || ((key >> shift) == t && idx <= lastIndex)) take(key, idx);
     }
 }
 
