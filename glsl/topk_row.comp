@@ -2,8 +2,8 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // TopK of rows of up to 4096 elements (core/topk.cpp, planRow): one workgroup per row, one dispatch.
-// Each invocation holds up to 16 rank keys (topk_select.glsl's) of the row in registers, elements
-// lid, lid + 256, ... so that every load is coalesced along a contiguous axis. The K-th smallest entry
+// Each invocation holds up to 16 rank keys (topk_select.glsl's) of the row, elements lid, lid + 256, ...
+// (every load coalesced along a contiguous axis), in its own slots of shared memory. The K-th smallest entry
 // (rank key, index) is found 8 key bits at a time from the top, by a 256-bin shared-memory histogram of
 // the elements agreeing with the prefix found so far, then, when ties of the K-th rank straddle K, 2
 // index bits at a time by counting (packed counters, a subgroup sum in the fast variant, shared-memory
@@ -36,6 +36,11 @@ layout(std430, binding = 3) writeonly buffer IndicesOut { uint indicesOut[]; };
 #define COMPACT SLOTS  // entries of the compacted steps, in the slots
 #define CP (COMPACT / 256u)  // compacted entries per invocation
 uint gFlip, gShift;
+// The row's rank keys, invocation lid's at j * 256 + lid: only it reads them, so no barrier guards them.
+// Shared memory, not registers: 44 registers instead of 64 let 5 workgroups share an SM instead of 4 (H100,
+// (4096,4096) K=256 124 -> 113 us), and the loops over them stay loops (smaller code, fewer live values).
+shared uint sRow[PER * 256u];
+uint keyAt(uint j) { return sRow[j * 256u + gl_LocalInvocationID.x]; }
 // Rank key of element bits: smaller ranks come first, the type's bits at the top of the word.
 uint rankOf(uint bits) { return (orderKeyOf(uvec2(bits, 0u)).x ^ gFlip) << gShift; }
 
@@ -55,15 +60,24 @@ void main() {
     uint step = 0u;
     for (uint row = gl_WorkGroupID.x; row < TOPK_ROWS; row += pc.groupCount) {
         const uint rowBase = viewOffset(TOPK_ROW_VIEW, row);
-        uint key[PER];
-        // Every load issued before any key arithmetic, none behind a branch: a load after a branch waits
-        // for the ones before it (H100: 170 us instead of about 25 for the loads of (4096,4096)). Slots
-        // past the end read the last element again, from the cache.
-        [[unroll]] for (uint j = 0u; j < PER; ++j)
-            key[j] = loadElement(rowBase + min(j * 256u + lid, n - 1u) * stride).x;
-        [[unroll]] for (uint j = 0u; j < PER; ++j)
-            key[j] = j * 256u + lid < n ? rankOf(key[j]) : padKey;
-        RIPPLE_MARK(0);  // phases (PROFILE builds): loads, key selection, index selection, winners, sort and write
+        // Every load of a batch issued before any key arithmetic, none behind a branch: a load after a branch
+        // waits for the ones before it (H100: 170 us instead of about 25 for the loads of (4096,4096)).
+        // Slots past the end read the last element again, from the cache.
+        if (n == PER * 256u && stride == 1u) {  // uniform: one address, the others its offsets
+            uint key[PER];
+            [[unroll]] for (uint j = 0u; j < PER; ++j) key[j] = loadElement(rowBase + lid + j * 256u).x;
+            [[unroll]] for (uint j = 0u; j < PER; ++j) sRow[j * 256u + lid] = rankOf(key[j]);
+        } else {  // eight at a time: each clamped load its own address
+            [[unroll]] for (uint h = 0u; h < PER; h += PER / 2u) {
+                uint key[PER / 2u];
+                [[unroll]] for (uint j = 0u; j < PER / 2u; ++j)
+                    key[j] = loadElement(rowBase + min((h + j) * 256u + lid, n - 1u) * stride).x;
+                [[unroll]] for (uint j = 0u; j < PER / 2u; ++j)
+                    sRow[(h + j) * 256u + lid] = (h + j) * 256u + lid < n ? rankOf(key[j]) : padKey;
+            }
+        }
+        // Phases (PROFILE builds): loads, key selection, index selection, winners, sort and write.
+        RIPPLE_MARK(0);
 
         // The K-th smallest rank T, 8 bits at a time from the top. Once at most COMPACT elements still
         // agree with the prefix, they move to the slots and on to 4 registers per invocation, so that the
@@ -75,12 +89,13 @@ void main() {
             if (!compact && ties <= COMPACT) {  // uniform
                 const uint agree = shift == 32u ? 0u : 0xFFFFFFFFu << shift;
                 uint mine = 0u;
-                [[unroll]] for (uint j = 0u; j < PER; ++j) mine += ((key[j] ^ prefix) & agree) == 0u ? 1u : 0u;
+                [[dont_unroll]] for (uint j = 0u; j < PER; ++j)
+                    mine += ((keyAt(j) ^ prefix) & agree) == 0u ? 1u : 0u;
                 uint total;
                 uint at = workgroupExclusiveAdd(mine, total);
-                [[unroll]] for (uint j = 0u; j < PER; ++j) {
-                    if (((key[j] ^ prefix) & agree) == 0u) {
-                        sKey[0][at] = key[j];
+                [[dont_unroll]] for (uint j = 0u; j < PER; ++j) {
+                    if (((keyAt(j) ^ prefix) & agree) == 0u) {
+                        sKey[0][at] = keyAt(j);
                         sIdx[at] = j * 256u + lid;
                         ++at;
                     }
@@ -104,8 +119,10 @@ void main() {
                 [[unroll]] for (uint j = 0u; j < CP; ++j)
                     if (((ck[j] ^ prefix) & above) == 0u) atomicAdd(sKey[0][(ck[j] >> shift) & 0xFFu], 1u);
             } else {
-                [[unroll]] for (uint j = 0u; j < PER; ++j)
-                    if (((key[j] ^ prefix) & above) == 0u) atomicAdd(sKey[0][(key[j] >> shift) & 0xFFu], 1u);
+                [[dont_unroll]] for (uint j = 0u; j < PER; ++j) {
+                    const uint k = keyAt(j);
+                    if (((k ^ prefix) & above) == 0u) atomicAdd(sKey[0][(k >> shift) & 0xFFu], 1u);
+                }
             }
             barrier();
             const uint x = scanIndex(), count = sKey[0][x];
@@ -137,10 +154,10 @@ void main() {
                                                                            : 0u;
                     }
                 } else {
-                    [[unroll]] for (uint j = 0u; j < PER; ++j) {
+                    [[dont_unroll]] for (uint j = 0u; j < PER; ++j) {
                         const uint i = j * 256u + lid;
-                        c += key[j] == prefix && ((i ^ last) & above) == 0u ? 1u << (((i >> shift) & 3u) << 3u)
-                                                                             : 0u;
+                        c += keyAt(j) == prefix && ((i ^ last) & above) == 0u ? 1u << (((i >> shift) & 3u) << 3u)
+                                                                              : 0u;
                     }
                 }
                 uint unused;
@@ -153,14 +170,14 @@ void main() {
         // (all of them, or down to `shift` when the loop ended early), and up to `last` of those equal.
         const uint p = prefix >> shift;
         uint mine = 0u;
-        [[unroll]] for (uint j = 0u; j < PER; ++j)
-            mine += (key[j] >> shift) < p || ((key[j] >> shift) == p && j * 256u + lid <= last) ? 1u : 0u;
+        [[dont_unroll]] for (uint j = 0u; j < PER; ++j)
+            mine += (keyAt(j) >> shift) < p || ((keyAt(j) >> shift) == p && j * 256u + lid <= last) ? 1u : 0u;
         uint total;
         uint at = workgroupExclusiveAdd(mine, total);
-        [[unroll]] for (uint j = 0u; j < PER; ++j) {
+        [[dont_unroll]] for (uint j = 0u; j < PER; ++j) {
             const uint i = j * 256u + lid;
-            if ((key[j] >> shift) < p || ((key[j] >> shift) == p && i <= last)) {
-                sKey[0][at] = key[j];
+            if ((keyAt(j) >> shift) < p || ((keyAt(j) >> shift) == p && i <= last)) {
+                sKey[0][at] = keyAt(j);
                 sIdx[at] = i;
                 ++at;
             }
