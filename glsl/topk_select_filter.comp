@@ -89,7 +89,8 @@ uint pairedTile(uint row, uint rowBase, uint begin, uint end, uint first, uint l
     uint tieBits = 0u, candidateBits = 0u;
     [[unroll]] for (uint u = 0u; u < UNROLL; ++u) {
         [[unroll]] for (uint h = 0u; h < 2u; ++h) {
-            const uint j = 2u * (first + u * 256u) + h - rowBase;  // wraps below begin for h = 0 of an odd base
+            // j wraps below begin for h = 0 of an odd base: outside, as wanted.
+            const uint j = 2u * (first + u * 256u) + h - rowBase;
             const uint key = rankKeyOf((word[u] >> (16u * h)) & 0xFFFFu);
             const bool inside = j - begin < end - begin;
             tieBits |= inside && key == tau ? 1u << (2u * u + h) : 0u;

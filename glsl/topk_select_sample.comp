@@ -2,11 +2,11 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // Sampled radix-select TopK, dispatch 1 (topk_select.glsl): a workgroup per row (several for few long rows)
-// finds tau, the m-th smallest rank among S samples of the row (S <= SAMPLE_SLOTS), and clears the row's counts. Sample i is
-// taken at a pseudo-random position of the i-th of S equal strata, so periodic data cannot fool it. The
-// samples are loaded once, many loads in flight per invocation, into shared memory; the 8-bit histogram
-// steps of topk_entries.glsl run there. Bindings: 1 input, 2 state, 3 the rows' sample slots (S each) and
-// 4 a counter per row (zeroed scratch), both used only with SELECT_SAMPLE_PARTS > 1.
+// finds tau, the m-th smallest rank among S samples of the row (S <= SAMPLE_SLOTS), and clears the row's
+// counts. Sample i is taken at a pseudo-random position of the i-th of S equal strata, so periodic data
+// cannot fool it. The samples are loaded once, many loads in flight per invocation, into shared memory;
+// the 8-bit histogram steps of topk_entries.glsl run there. Bindings: 1 input, 2 state, 3 the rows' sample
+// slots (S each) and 4 a counter per row (zeroed scratch), both used only with SELECT_SAMPLE_PARTS > 1.
 layout(local_size_x = 256) in;
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
@@ -98,8 +98,6 @@ void main() {
             }
             barrier();
             for (uint e = lid; e < per; e += 256u) samples[row * S + first + e] = sEntry[e];
-        }
-        if (parts > 1u) {  // uniform
             memoryBarrierBuffer();  // this invocation's samples, before the arrival that publishes them
             barrier();
             if (lid == 0u) {
@@ -110,7 +108,8 @@ void main() {
             if (sLast == 0u) continue;  // uniform
             for (uint i0 = lid; i0 < S; i0 += 256u * 16u) {  // the row's last workgroup: all S samples
                 uint k[16];
-                [[unroll]] for (uint u = 0u; u < 16u; ++u) k[u] = samples[row * S + min(i0 + u * 256u, S - 1u)];
+                [[unroll]] for (uint u = 0u; u < 16u; ++u)
+                    k[u] = samples[row * S + min(i0 + u * 256u, S - 1u)];
                 [[unroll]] for (uint u = 0u; u < 16u; ++u)
                     if (i0 + u * 256u < S) sEntry[i0 + u * 256u] = k[u];
             }

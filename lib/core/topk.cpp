@@ -29,7 +29,7 @@ namespace {
 
 constexpr uint64_t kSlots = 1024; // entries a workgroup sorts in shared memory (topk_tile.comp's SLOTS)
 // Rows of kRowMinRow + 1 to kRowMaxRow elements (types up to 32 bits, K up to kSlots) go to one workgroup
-// each (topk_row.comp: the row in registers, selection two bits at a time, one dispatch). Shorter rows
+// each (topk_row.comp: the row in shared memory, selection 8 bits at a time, one dispatch). Shorter rows
 // pack several into one tile-sorting workgroup instead. Longer rows with K up to kSlots are selected by
 // radix: types up to 32 bits by sampled selection (topk_select_*.comp), 64-bit types by the multi-pass
 // radix (topk_radix_*.comp) beyond kRadixMinRow. A row of one tile sorts in one workgroup.

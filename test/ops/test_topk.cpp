@@ -32,18 +32,26 @@ std::vector<uint8_t> meaningful(std::vector<uint8_t> bytes, const TensorDesc& d)
     return bytes;
 }
 
-// Runs one TopK case on `dev` and compares values and indices bit for bit with the reference.
-void checkTopK(Device& dev, const rt::HostTensor& input, uint32_t axis, uint32_t k, AxisDirection direction,
-               DataType indexType) {
+// TopK of `input` along `axis`: packed outputs of the input's type and of `indexType`.
+TopKDesc makeTopKDesc(const TensorDesc& input, uint32_t axis, uint32_t k,
+                      AxisDirection direction = AxisDirection::Decreasing,
+                      DataType indexType = DataType::UInt32) {
     TopKDesc desc;
-    desc.InputTensor = input.desc;
+    desc.InputTensor = input;
     desc.Axis = axis;
     desc.K = k;
     desc.AxisDirection = direction;
-    std::vector<uint32_t> outSizes = input.desc.Sizes;
+    std::vector<uint32_t> outSizes = input.Sizes;
     outSizes[axis] = k;
-    desc.OutputValueTensor = {input.desc.DataType, outSizes, {}};
+    desc.OutputValueTensor = {input.DataType, outSizes, {}};
     desc.OutputIndexTensor = {indexType, outSizes, {}};
+    return desc;
+}
+
+// Runs one TopK case on `dev` and compares values and indices bit for bit with the reference.
+void checkTopK(Device& dev, const rt::HostTensor& input, uint32_t axis, uint32_t k, AxisDirection direction,
+               DataType indexType) {
+    const TopKDesc desc = makeTopKDesc(input.desc, axis, k, direction, indexType);
     INFO("TopK input " << rt::describe(input.desc) << " axis " << axis << " K " << k << " "
                        << (direction == AxisDirection::Decreasing ? "DECREASING" : "INCREASING")
                        << " indices " << toString(indexType));
@@ -307,12 +315,7 @@ TEST_CASE("TopK's sampled selection on rows long enough for grouped samples (ove
     // submission on, its zeroed scratch comes back from the device's pool without a fill, so a run that
     // left an arrival counter behind would leave the next run's row state (tau, counts) unwritten.
     Device& dev = rt::device();
-    TopKDesc desc;
-    desc.InputTensor = {DataType::Float32, {5, 524417}, {}};
-    desc.Axis = 1;
-    desc.K = 333;
-    desc.OutputValueTensor = {DataType::Float32, {5, 333}, {}};
-    desc.OutputIndexTensor = {DataType::UInt32, {5, 333}, {}};
+    const TopKDesc desc = makeTopKDesc({DataType::Float32, {5, 524417}, {}}, 1, 333);
     auto op = dev.compile(desc);
     REQUIRE(op.ok());
     rt::HostTensor input(DataType::Float32, {5, 524417});
@@ -497,12 +500,7 @@ TEST_CASE("TopK by chunks: one operator run again and again, and twice in one su
     // (outputs left poisoned) or finish early.
     std::mt19937 rng(12);
     Device& dev = rt::device();
-    TopKDesc desc;
-    desc.InputTensor = {DataType::Float32, {3, 20000}, {}};
-    desc.Axis = 1;
-    desc.K = 100;
-    desc.OutputValueTensor = {DataType::Float32, {3, 100}, {}};
-    desc.OutputIndexTensor = {DataType::UInt32, {3, 100}, {}};
+    const TopKDesc desc = makeTopKDesc({DataType::Float32, {3, 20000}, {}}, 1, 100);
     auto op = dev.compile(desc);
     REQUIRE(op.ok());
     for (int run = 0; run < 5; ++run) {

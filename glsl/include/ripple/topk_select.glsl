@@ -5,10 +5,11 @@
 // word; a smaller rank comes first, ties by smaller index. Three dispatches:
 //   1. topk_select_sample: one workgroup per row (for few rows, several sharing it) takes S samples, each
 //      the smallest rank of g elements at pseudo-random positions of its stratum of the row, and finds their
-//      m-th smallest rank: the row's estimate tau of a rank a little past the K-th. For small m the m smallest of S * g elements almost
-//      surely sit in distinct strata, so the minima stand for S * g samples of the row's low tail (and when
-//      two do share one, tau only gets larger: more candidates, never a wrong result). m is chosen (core/topk.cpp) so that fewer than K elements rank at or below tau
-//      practically never happens, while about m * n / S do.
+//      m-th smallest rank: the row's estimate tau of a rank a little past the K-th. For small m the m
+//      smallest of S * g elements almost surely sit in distinct strata, so the minima stand for S * g
+//      samples of the row's low tail (and when two do share one, tau only gets larger: more candidates,
+//      never a wrong result). m is chosen (core/topk.cpp) so that fewer than K elements rank at or below
+//      tau practically never happens, while about m * n / S do.
 //   2. topk_select_filter: many workgroups per row read the row once. Elements ranked below tau are
 //      appended to the row's candidate list (at most `capacity` are stored); elements equal to tau are
 //      counted per chunk, and a chunk's tie indices kept (in no order) while there are at most R of them.
