@@ -5,12 +5,11 @@
 // Each invocation holds up to 16 rank keys (topk_select.glsl's) of the row, elements lid, lid + 256, ...
 // (every load coalesced along a contiguous axis), in its own slots of shared memory. The K-th smallest entry
 // (rank key, index) is found 8 key bits at a time from the top, by a 256-bin shared-memory histogram of
-// the elements agreeing with the prefix found so far, then, when ties of the K-th rank straddle K, 2
-// index bits at a time by counting (packed counters, a subgroup sum in the fast variant, shared-memory
-// atomics in the portable one). H100 (bench/NOTES.md, TopK v9): counting every key bit pair that way took
-// (4096,4096) K=256 to 205 us, the histograms to 159, despite normal data crowding a few bins of the top
-// byte. A step after which every entry of the chosen digit is wanted ends the search early. The K winners
-// are then ranked (topk_write.glsl) and written.
+// the elements agreeing with the prefix found so far, then, when ties of the K-th rank straddle K, 8
+// index bits at a time the same way. H100 (bench/NOTES.md, TopK v9): counting every key bit pair by packed
+// counters took (4096,4096) K=256 to 205 us, the histograms to 159, despite normal data crowding a few bins
+// of the top byte. A step after which every entry of the chosen digit is wanted ends the search early. The
+// K winners are then ranked (topk_write.glsl) and written.
 // Params: the TopK block (topk.glsl), then [30] key bits (8, 16 or 32). Bindings: 1 input, 2 values,
 // 3 indices.
 layout(local_size_x = 256) in;
@@ -30,7 +29,6 @@ layout(std430, binding = 3) writeonly buffer IndicesOut { uint indicesOut[]; };
 #endif
 #include "ripple/bitonic.glsl"  // the K winners (K <= SLOTS), unordered until written
 #include "ripple/topk_write.glsl"
-#include "ripple/topk_count.glsl"
 
 #define PER 16u  // keys per invocation: rows of up to 16 * 256 = 4096 elements
 #define COMPACT SLOTS  // entries of the compacted steps, in the slots
@@ -50,14 +48,6 @@ void main() {
     gFlip = TOPK_DIRECTION == 0u ? (bits == 32u ? 0xFFFFFFFFu : ((1u << bits) - 1u)) : 0u;
     gShift = 32u - bits;
     const uint padKey = 0xFFFFFFFFu << gShift;  // past-end slots: the last rank, indices >= n
-    uint indexBits = 2u;
-    while ((1u << indexBits) < n) indexBits += 2u;
-    if (lid < 3u) {
-        sCount[lid][0] = 0u;
-        sCount[lid][1] = 0u;
-    }
-    barrier();
-    uint step = 0u;
     for (uint row = gl_WorkGroupID.x; row < TOPK_ROWS; row += pc.groupCount) {
         const uint rowBase = viewOffset(TOPK_ROW_VIEW, row);
         // Every load of a batch issued before any key arithmetic, none behind a branch: a load after a branch
@@ -140,29 +130,40 @@ void main() {
             if (ties == need) break;  // uniform: every entry of the chosen digit wins, no need for the rest
         }
         RIPPLE_MARK(1);
-        // Ties of T straddle K: the need-th smallest index among them, two bits at a time.
+        // Ties of T straddle K: the need-th smallest index among them, 8 bits at a time by the same
+        // histograms (the packed 2-bit counters this took before held the kernel at 44 registers, 39
+        // without them: 6 workgroups per SM need 40).
         uint last = 0xFFFFFFFFu;
-        if (need < ties) {
+        if (need < ties) {  // uniform
             last = 0u;
-            for (uint shift = indexBits - 2u;; shift -= 2u) {
-                const uint above = 0xFFFFFFFFu << (shift + 2u);
-                uint c = 0u;
+            for (uint s = n > 256u ? 8u : 0u;; s -= 8u) {  // indices below 4096: at most two steps
+                const uint above = 0xFFFFFFFFu << (s + 8u);
+                sKey[0][lid] = 0u;
+                barrier();
                 if (compact) {
-                    [[unroll]] for (uint j = 0u; j < CP; ++j) {
-                        const uint i = ci[j];
-                        c += ck[j] == prefix && ((i ^ last) & above) == 0u ? 1u << (((i >> shift) & 3u) << 3u)
-                                                                           : 0u;
-                    }
+                    [[unroll]] for (uint j = 0u; j < CP; ++j)
+                        if (ck[j] == prefix && ((ci[j] ^ last) & above) == 0u)
+                            atomicAdd(sKey[0][(ci[j] >> s) & 0xFFu], 1u);
                 } else {
                     [[dont_unroll]] for (uint j = 0u; j < PER; ++j) {
                         const uint i = j * 256u + lid;
-                        c += keyAt(j) == prefix && ((i ^ last) & above) == 0u ? 1u << (((i >> shift) & 3u) << 3u)
-                                                                              : 0u;
+                        if (keyAt(j) == prefix && ((i ^ last) & above) == 0u)
+                            atomicAdd(sKey[0][(i >> s) & 0xFFu], 1u);
                     }
                 }
-                uint unused;
-                last |= chooseDigit(workgroupDigitCounts(c, step++), need, unused) << shift;
-                if (shift == 0u) break;
+                barrier();
+                const uint x = scanIndex(), count = sKey[0][x];
+                uint total;
+                const uint before = workgroupExclusiveAdd(count, total);
+                if (before < need && need <= before + count) {
+                    sIdx[0] = x;
+                    sIdx[1] = before;
+                }
+                barrier();
+                last |= sIdx[0] << s;
+                need -= sIdx[1];
+                barrier();
+                if (s == 0u) break;
             }
         }
         RIPPLE_MARK(2);
