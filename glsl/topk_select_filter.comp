@@ -127,7 +127,8 @@ void main() {
 #if defined(PAIRED_WORDS)
         if (stride == 1u) {  // uniform
             const uint firstWord = (rowBase + begin) >> 1u, lastWord = (rowBase + end - 1u) >> 1u;
-            for (uint tile = firstWord; tile <= lastWord; tile += 256u * UNROLL) {
+            // begin < end: a chunk is never empty (core/topk.cpp), but end - begin must not wrap below.
+            for (uint tile = firstWord; begin < end && tile <= lastWord; tile += 256u * UNROLL) {
                 const uint tieBits = pairedTile(row, rowBase, begin, end, tile + lid, lastWord, tau);
                 if (tieBits != 0u) {
                     ties += bitCount(tieBits);
