@@ -131,8 +131,9 @@ void main() {
         }
         RIPPLE_MARK(1);
         // Ties of T straddle K: the need-th smallest index among them, 8 bits at a time by the same
-        // histograms (the packed 2-bit counters this took before held the kernel at 44 registers, 39
-        // without them: 6 workgroups per SM need 40).
+        // histograms (the packed 2-bit counters this took before held the kernel at 44 registers; it has 40
+        // now, but its 19.5 KB of shared memory already hold the H100 at 5 workgroups per SM: bench/NOTES.md,
+        // issue 21).
         uint last = 0xFFFFFFFFu;
         if (need < ties) {  // uniform
             last = 0u;
