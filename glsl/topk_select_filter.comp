@@ -22,6 +22,53 @@ layout(std430, binding = 4) writeonly buffer Candidates { uint candidates[]; };
 #include "ripple/topk_key.glsl"
 #include "ripple/topk_select.glsl"
 
+// Floats compared as floats when tau is a normal number or an infinity: the filter is bound by its
+// per-element work, not by its bytes (H100, (64,128256): FLOAT16's 16 MB took FLOAT32's 17-18 us), and a
+// rank key costs about ten operations where a float comparison costs one or two. The comparisons keep the
+// rank keys' order: -0.0 == +0.0, and a NaN is unordered, so `!(x <= tau)` takes every NaN first for
+// DECREASING and `x < tau` none for INCREASING. A denormal flushed to zero by the device stays on its side
+// of a normal tau, so only a tau that is NaN, zero or denormal takes the rank keys (gByValue false).
+#if defined(DTYPE_f32) || defined(DTYPE_f16) || defined(DTYPE_bf16)
+#define BY_VALUE
+#if defined(DTYPE_f32)
+#define EXPONENT_SHIFT 23u
+#define EXPONENT_ONES 0xFFu
+#elif defined(DTYPE_f16)
+#define EXPONENT_SHIFT 10u
+#define EXPONENT_ONES 0x1Fu
+#else
+#define EXPONENT_SHIFT 7u
+#define EXPONENT_ONES 0xFFu
+#endif
+bool gByValue;
+float gTauValue;
+float valueOf(uint bits) {
+#if defined(DTYPE_f32)
+    return uintBitsToFloat(bits);
+#elif defined(DTYPE_f16)
+    return unpackHalf2x16(bits).x;
+#else
+    return uintBitsToFloat(bits << 16u);
+#endif
+}
+// Element bits of rank key tau (the inverse of rankKeyOf, with +0.0 for zero and the all-ones NaN), then
+// whether the comparisons by value hold for it.
+void valueSetup(uint tau) {
+    const uint bits = SELECT_KEY_BITS, top = 1u << (bits - 1u);
+    const uint order = (tau >> gRankShift) ^ gRankFlip;
+    const uint b = (order & top) != 0u ? order & ~top : ~order & (top | (top - 1u));
+    const uint exponent = (b >> EXPONENT_SHIFT) & EXPONENT_ONES;
+    gByValue = exponent != 0u && !(exponent == EXPONENT_ONES && (b & ((1u << EXPONENT_SHIFT) - 1u)) != 0u);
+    gTauValue = valueOf(b);
+}
+// Bit `bit` of the tie and candidate masks for element value x.
+void classify(float x, bool inside, uint bit, inout uint tieBits, inout uint candidateBits) {
+    const bool candidate = TOPK_DIRECTION == 0u ? !(x <= gTauValue) : x < gTauValue;
+    tieBits |= inside && x == gTauValue ? bit : 0u;
+    candidateBits |= inside && candidate ? bit : 0u;
+}
+#endif
+
 // Candidates are staged in shared memory (a shared atomic each) and reserved in the row's list with one
 // global atomic per workgroup at the end, since one counter per row serializes the atomics of every
 // workgroup of that row. Candidates beyond the stage (an estimate that missed) reserve their own slot.
@@ -87,6 +134,21 @@ uint pairedTile(uint row, uint rowBase, uint begin, uint end, uint first, uint l
     uint word[UNROLL];
     [[unroll]] for (uint u = 0u; u < UNROLL; ++u) word[u] = inputWords[min(first + u * 256u, lastWord)];
     uint tieBits = 0u, candidateBits = 0u;
+#if defined(BY_VALUE)
+    if (gByValue) {  // uniform
+        [[unroll]] for (uint u = 0u; u < UNROLL; ++u) {
+#if defined(DTYPE_f16)
+            const vec2 v = unpackHalf2x16(word[u]);
+#else
+            const vec2 v =
+                vec2(uintBitsToFloat(word[u] << 16u), uintBitsToFloat(word[u] & 0xFFFF0000u));
+#endif
+            const uint j = 2u * (first + u * 256u) - rowBase;  // wraps below begin for an odd base: outside
+            classify(v.x, j - begin < end - begin, 1u << (2u * u), tieBits, candidateBits);
+            classify(v.y, j + 1u - begin < end - begin, 2u << (2u * u), tieBits, candidateBits);
+        }
+    } else
+#endif
     [[unroll]] for (uint u = 0u; u < UNROLL; ++u) {
         [[unroll]] for (uint h = 0u; h < 2u; ++h) {
             // j wraps below begin for h = 0 of an odd base: outside, as wanted.
@@ -121,6 +183,9 @@ void main() {
         const uint begin = chunk * chunkSize, end = min(n, begin + chunkSize);
         const uint rowBase = viewOffset(TOPK_ROW_VIEW, row);
         const uint slots = TOPK_ROWS * chunks + g * SELECT_TIE_SLOTS;  // this chunk's tie index slots
+#if defined(BY_VALUE)
+        valueSetup(tau);
+#endif
         if (lid == 0u) sStaged = sTies = sTieSlots = 0u;
         barrier();
         uint ties = 0u;
@@ -143,16 +208,22 @@ void main() {
                 const uint j = min(tile + u * 256u + lid, end - 1u);
                 key[u] = loadElement(rowBase + j * stride).x;
             }
-            [[unroll]] for (uint u = 0u; u < UNROLL; ++u) key[u] = rankKeyOf(key[u]);
             // The tile's ties and candidates as bit masks, the candidates (rare: about m / S of the elements)
             // then staged in a loop, each read again from the cache: one staging block in the machine code
             // instead of one per element. H100: 30 -> 17 KB (76 -> 34 for 16-bit pairs), (64,128256) filter
             // 18.7 -> 17.4 us (f16 19.2 -> 17.9).
             uint tieBits = 0u, candidateBits = 0u;
+#if defined(BY_VALUE)
+            if (gByValue) {  // uniform
+                [[unroll]] for (uint u = 0u; u < UNROLL; ++u)
+                    classify(valueOf(key[u]), tile + u * 256u + lid < end, 1u << u, tieBits, candidateBits);
+            } else
+#endif
             [[unroll]] for (uint u = 0u; u < UNROLL; ++u) {
+                const uint k = rankKeyOf(key[u]);
                 const bool inside = tile + u * 256u + lid < end;
-                tieBits |= inside && key[u] == tau ? 1u << u : 0u;
-                candidateBits |= inside && key[u] < tau ? 1u << u : 0u;
+                tieBits |= inside && k == tau ? 1u << u : 0u;
+                candidateBits |= inside && k < tau ? 1u << u : 0u;
             }
             for (; candidateBits != 0u; candidateBits &= candidateBits - 1u) {
                 const uint j = tile + 256u * uint(findLSB(candidateBits)) + lid;

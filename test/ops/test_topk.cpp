@@ -386,6 +386,43 @@ TEST_CASE("TopK's sampled selection takes the first ties of tau from the chunks'
     }
 }
 
+TEST_CASE("TopK's sampled selection around zero and denormals: the filter compares floats as floats only "
+          "when tau is a normal number",
+          "[topk][gpu]") {
+    // Each row: 1/64 normal values on the best side, 1/32 denormals of either sign, 5/8 +-0.0, the rest
+    // normal values on the worst side. K = 200 puts tau among the normal values (the filter compares floats,
+    // and a device may flush the denormals to zero), K = 500 among the denormals, K = 1000 on zero (both take
+    // rank keys). Contiguous rows (16-bit types: two per load) and strided ones.
+    WithoutChunks sampled;
+    std::mt19937 rng(1717);
+    const Layout layouts[] = {{{2, 20011}, {}, 1}, {{20011, 2}, {}, 0}};
+    for (const Layout& c : layouts) {
+        for (DataType type : {DataType::Float32, DataType::Float16, DataType::BFloat16}) {
+            const bool f32 = type == DataType::Float32, f16 = type == DataType::Float16;
+            const uint32_t signBit = f32 ? 0x80000000u : 0x8000u, mantissa = f32   ? 0x7FFFFFu
+                                                                             : f16 ? 0x3FFu
+                                                                                   : 0x7Fu;
+            const uint32_t one = f32 ? 0x3F800000u : f16 ? 0x3C00u : 0x3F80u; // 1.0
+            for (auto dir : {AxisDirection::Decreasing, AxisDirection::Increasing}) {
+                const uint32_t best = dir == AxisDirection::Decreasing ? 0 : signBit;
+                for (uint32_t k : {200u, 500u, 1000u}) {
+                    rt::HostTensor input(type, c.sizes, c.strides);
+                    rt::fill(input, rng, rt::Fill::Random); // the bytes between strided elements
+                    for (uint64_t i = 0; i < input.count(); ++i) {
+                        const uint32_t r = rng() % 64, sign = rng() & 1 ? signBit : 0;
+                        input.setBits(i, r < 1    ? best | one | (rng() & mantissa)
+                                         : r < 3  ? sign | (1 + rng() % mantissa)
+                                         : r < 43 ? sign
+                                                  : (best ^ signBit) | one | (rng() & mantissa));
+                    }
+                    INFO("K = " << k);
+                    checkTopK(rt::device(), input, c.axis, k, dir, DataType::UInt32);
+                }
+            }
+        }
+    }
+}
+
 TEST_CASE("TopK by invocation-private lists (K <= 32): one part or several, contiguous and strided rows",
           "[topk][gpu]") {
     // Shapes and K reach each form of core/topk.cpp's planLane (parts as it computes them): one part per row

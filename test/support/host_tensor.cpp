@@ -94,6 +94,19 @@ uint64_t nanBits(ripple::DataType t, uint64_t payload, bool negative) {
     }
 }
 
+uint64_t denormalBits(ripple::DataType t, uint64_t mantissa, bool negative) {
+    switch (t) {
+    case ripple::DataType::Float16:
+        return (negative ? 0x8000 : 0) | (1 + mantissa % 0x3FF);
+    case ripple::DataType::Float32:
+        return (negative ? 0x80000000u : 0) | (1 + mantissa % 0x7FFFFF);
+    case ripple::DataType::BFloat16:
+        return (negative ? 0x8000 : 0) | (1 + mantissa % 0x7F);
+    default:
+        return (negative ? 0x8000000000000000ull : 0) | (1 + mantissa % 0xFFFFFFFFFFFFFull);
+    }
+}
+
 } // namespace
 
 void fill(HostTensor& t, std::mt19937& rng, Fill how) {
@@ -127,6 +140,9 @@ void fill(HostTensor& t, std::mt19937& rng, Fill how) {
                     break;
                 case 3:
                     v = floatBits(type, (r >> 4) & 1 ? INFINITY : -INFINITY);
+                    break;
+                case 4: // a denormal of either sign: devices may flush them to zero
+                    v = denormalBits(type, r >> 8, (r >> 4) & 1);
                     break;
                 default:
                     v = floatBits(type, static_cast<double>((r >> 8) % 7) - 3.0);

@@ -28,7 +28,7 @@ struct HostTensor {
 enum class Fill {
     Random,  // random bits (floats: finite random values)
     Ties,    // few distinct values: many ties
-    Special, // floats with NaN (several payloads), +-0.0, +-inf, ties; integers at their extremes
+    Special, // floats with NaN (several payloads), +-0.0, +-inf, denormals, ties; integers at their extremes
 };
 
 void fill(HostTensor& t, std::mt19937& rng, Fill how);
