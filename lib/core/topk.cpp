@@ -45,6 +45,11 @@ constexpr uint64_t kSelectMinChunk = 4096;
 constexpr uint64_t kSampleMin = 1024;
 constexpr uint64_t kSampleMax = 4096; // topk_select_sample.comp keeps them in shared memory
 constexpr uint64_t kSampleGroup = 8;  // elements per sample at most (the sample keeps their smallest rank)
+// ... and from K = kSampleWideMinK on: the last step's candidates (about m * n / (S * g)) grow with K, so
+// more elements per sample pay there. H100 (bench/NOTES.md, issue 21): (1,16777216) K=1024 81.2 -> 76.3 us
+// with 32; (1,100000000) K=100 lost 6 us with 16 (its final step has few candidates already).
+constexpr uint64_t kSampleGroupWide = 32;
+constexpr uint64_t kSampleWideMinK = 512;
 // Rows of kSampleMax samples share them among up to kSampleMaxParts workgroups while rows * parts stays
 // within kSampleSpread (about one workgroup per SM): a single row's S * g loads were one workgroup's chain
 // of dependent rounds (H100, (1,16777216) K=1024: 25 of 103 us; bench/NOTES.md, issue 21).
@@ -242,12 +247,13 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     // elements at or below tau" a far-tail event (the last step then selects from the whole row: still
     // exact, only slower). About m * n / S elements rank below tau; the list holds four times that.
     const uint64_t S = std::min<uint64_t>(n, std::clamp<uint64_t>(n / 128, kSampleMin, kSampleMax));
-    // Rows of 128 kSampleMax or more: each sample is the smallest of g elements (up to kSampleGroup), which
+    // Rows of 128 kSampleMax or more: each sample is the smallest of g elements (up to gMax), which
     // stands for S * g samples of the low tail (topk_select.glsl): fewer candidates for the last step, at g
     // times the sample's loads. H100: (1,100M) K=100 290-519 us with g = 1, 266 us with g = 8; (16,1M) K=100
     // 92 us with g = 1, 110 with g = 8 (its last step was already small).
     // Large K wants a rank far from the tail, where grouped samples (minima) say little: one element each.
-    const uint64_t g = large ? 1 : std::clamp<uint64_t>(n / (128 * kSampleMax), 1, kSampleGroup);
+    const uint64_t gMax = K >= kSampleWideMinK ? kSampleGroupWide : kSampleGroup;
+    const uint64_t g = large ? 1 : std::clamp<uint64_t>(n / (128 * kSampleMax), 1, gMax);
     const double mu = double(K) * double(S * g) / double(n);
     uint64_t m = 1;
     if (mu > 100) { // exp(-mu) would underflow: the normal approximation, 6.1 standard deviations

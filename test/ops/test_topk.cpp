@@ -310,6 +310,12 @@ TEST_CASE("TopK's sampled selection on rows long enough for grouped samples (ove
                                                            : i / 8192);
         checkTopK(rt::device(), sorted, 1, 500, AxisDirection::Decreasing, DataType::UInt32);
     }
+    // 8388609 elements: samples of 16 elements for K >= 512 (core/topk.cpp's kSampleWideMinK), of 8 below.
+    rt::HostTensor wide(DataType::Float32, {1, 8388609});
+    rt::fill(wide, rng, rt::Fill::Random);
+    for (uint32_t k : {100u, 700u})
+        checkTopK(rt::device(), wide, 1, k, rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing,
+                  DataType::UInt32);
     // Several rows whose samples 16 workgroups share (5 rows of 4097 * 128 elements: S = 4096), the last to
     // arrive selecting. One operator recorded and submitted three times on other data: from the second
     // submission on, its zeroed scratch comes back from the device's pool without a fill, so a run that
