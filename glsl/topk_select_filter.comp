@@ -24,22 +24,27 @@ layout(std430, binding = 4) writeonly buffer Candidates { uint candidates[]; };
 
 // Floats compared as floats when tau is a normal number or an infinity: the filter is bound by its
 // per-element work, not by its bytes (H100, (64,128256): FLOAT16's 16 MB took FLOAT32's 17-18 us), and a
-// rank key costs about ten operations where a float comparison costs one or two. The comparisons keep the
-// rank keys' order: -0.0 == +0.0, and a NaN is unordered, so `!(x <= tau)` takes every NaN first for
-// DECREASING and `x < tau` none for INCREASING. A denormal flushed to zero by the device stays on its side
-// of a normal tau, so only a tau that is NaN, zero or denormal takes the rank keys (gByValue false).
+// rank key costs about ten operations where a float comparison and a NaN test cost three or four. NaNs
+// are found from their bits, not by the comparisons, which a compiler not held to IEEE rules (D3DCompile
+// without strictness) may rewrite: they rank first for DECREASING and last for INCREASING, as the rank
+// keys order them. -0.0 == +0.0 holds under any rules. A denormal flushed to zero by the device stays on its
+// side of a normal tau, so only a tau that is NaN, zero or denormal takes the rank keys (gByValue false).
 #if defined(DTYPE_f32) || defined(DTYPE_f16) || defined(DTYPE_bf16)
 #define BY_VALUE
 #if defined(DTYPE_f32)
 #define EXPONENT_SHIFT 23u
 #define EXPONENT_ONES 0xFFu
+#define MAGNITUDE 0x7FFFFFFFu
 #elif defined(DTYPE_f16)
 #define EXPONENT_SHIFT 10u
 #define EXPONENT_ONES 0x1Fu
+#define MAGNITUDE 0x7FFFu
 #else
 #define EXPONENT_SHIFT 7u
 #define EXPONENT_ONES 0xFFu
+#define MAGNITUDE 0x7FFFu
 #endif
+#define INFINITY_BITS (EXPONENT_ONES << EXPONENT_SHIFT)
 bool gByValue;
 float gTauValue;
 float valueOf(uint bits) {
@@ -61,10 +66,12 @@ void valueSetup(uint tau) {
     gByValue = exponent != 0u && !(exponent == EXPONENT_ONES && (b & ((1u << EXPONENT_SHIFT) - 1u)) != 0u);
     gTauValue = valueOf(b);
 }
-// Bit `bit` of the tie and candidate masks for element value x.
-void classify(float x, bool inside, uint bit, inout uint tieBits, inout uint candidateBits) {
-    const bool candidate = TOPK_DIRECTION == 0u ? !(x <= gTauValue) : x < gTauValue;
-    tieBits |= inside && x == gTauValue ? bit : 0u;
+// Bit `bit` of the tie and candidate masks for element value x, whose bits (in the low bits of `bits`, above
+// them anything) say whether it is a NaN.
+void classify(float x, uint bits, bool inside, uint bit, inout uint tieBits, inout uint candidateBits) {
+    const bool nan = (bits & MAGNITUDE) > INFINITY_BITS;
+    const bool candidate = TOPK_DIRECTION == 0u ? x > gTauValue || nan : x < gTauValue && !nan;
+    tieBits |= inside && x == gTauValue && !nan ? bit : 0u;
     candidateBits |= inside && candidate ? bit : 0u;
 }
 #endif
@@ -144,8 +151,9 @@ uint pairedTile(uint row, uint rowBase, uint begin, uint end, uint first, uint l
                 vec2(uintBitsToFloat(word[u] << 16u), uintBitsToFloat(word[u] & 0xFFFF0000u));
 #endif
             const uint j = 2u * (first + u * 256u) - rowBase;  // wraps below begin for an odd base: outside
-            classify(v.x, j - begin < end - begin, 1u << (2u * u), tieBits, candidateBits);
-            classify(v.y, j + 1u - begin < end - begin, 2u << (2u * u), tieBits, candidateBits);
+            const bool inside0 = j - begin < end - begin, inside1 = j + 1u - begin < end - begin;
+            classify(v.x, word[u], inside0, 1u << (2u * u), tieBits, candidateBits);
+            classify(v.y, word[u] >> 16u, inside1, 2u << (2u * u), tieBits, candidateBits);
         }
     } else
 #endif
@@ -216,7 +224,8 @@ void main() {
 #if defined(BY_VALUE)
             if (gByValue) {  // uniform
                 [[unroll]] for (uint u = 0u; u < UNROLL; ++u)
-                    classify(valueOf(key[u]), tile + u * 256u + lid < end, 1u << u, tieBits, candidateBits);
+                    classify(valueOf(key[u]), key[u], tile + u * 256u + lid < end, 1u << u, tieBits,
+                             candidateBits);
             } else
 #endif
             [[unroll]] for (uint u = 0u; u < UNROLL; ++u) {
