@@ -417,7 +417,7 @@ TEST_CASE("TopK's sampled selection around zero and denormals: the filter compar
                     for (uint64_t i = 0; i < input.count(); ++i) {
                         const uint32_t r = rng() % 64, sign = rng() & 1 ? signBit : 0;
                         input.setBits(i, r < 1    ? best | one | (rng() & mantissa)
-                                         : r < 3  ? sign | (1 + rng() % mantissa)
+                                         : r < 3  ? uint32_t(rt::denormalBits(type, rng(), sign != 0))
                                          : r < 43 ? sign
                                                   : (best ^ signBit) | one | (rng() & mantissa));
                     }

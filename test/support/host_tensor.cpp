@@ -94,6 +94,8 @@ uint64_t nanBits(ripple::DataType t, uint64_t payload, bool negative) {
     }
 }
 
+} // namespace
+
 uint64_t denormalBits(ripple::DataType t, uint64_t mantissa, bool negative) {
     switch (t) {
     case ripple::DataType::Float16:
@@ -106,8 +108,6 @@ uint64_t denormalBits(ripple::DataType t, uint64_t mantissa, bool negative) {
         return (negative ? 0x8000000000000000ull : 0) | (1 + mantissa % 0xFFFFFFFFFFFFFull);
     }
 }
-
-} // namespace
 
 void fill(HostTensor& t, std::mt19937& rng, Fill how) {
     const ripple::DataType type = t.desc.DataType;

@@ -32,6 +32,8 @@ enum class Fill {
 };
 
 void fill(HostTensor& t, std::mt19937& rng, Fill how);
+// A denormal of a floating-point type (mantissa 1 + mantissa % its largest), either sign.
+uint64_t denormalBits(ripple::DataType type, uint64_t mantissa, bool negative);
 bool isSigned(ripple::DataType type);
 bool isFloat(ripple::DataType type);
 std::string describe(const ripple::TensorDesc& desc);
