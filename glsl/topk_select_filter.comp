@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: MIT
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#if defined(MODE_fast)
+// NaNs and infinities kept by the float comparisons (SignedZeroInfNanPreserve for 32-bit floats; the device
+// property shaderSignedZeroInfNanPreserveFloat32): without it a Vulkan compiler may assume none is one.
+#extension GL_EXT_spirv_intrinsics : require
+spirv_execution_mode(extensions = ["SPV_KHR_float_controls"], capabilities = [4466], 4461, 32);
+#endif
 // Sampled radix-select TopK, dispatch 2 (topk_select.glsl): reads every row once, chunk by chunk. Elements
 // ranked below the row's tau are appended to its candidate list as (rank, index); elements equal to tau
 // are counted, per chunk and per row, and a chunk's tie indices are kept while there are at most
@@ -24,11 +30,13 @@ layout(std430, binding = 4) writeonly buffer Candidates { uint candidates[]; };
 
 // Floats compared as floats when tau is a normal number or an infinity: the filter is bound by its
 // per-element work, not by its bytes (H100, (64,128256): FLOAT16's 16 MB took FLOAT32's 17-18 us), and a
-// rank key costs about ten operations where a float comparison and a NaN test cost three or four. NaNs
-// are found from their bits, not by the comparisons, which a compiler not held to IEEE rules (D3DCompile
-// without strictness) may rewrite: they rank first for DECREASING and last for INCREASING, as the rank
-// keys order them. -0.0 == +0.0 holds under any rules. A denormal flushed to zero by the device stays on its
-// side of a normal tau, so only a tau that is NaN, zero or denormal takes the rank keys (gByValue false).
+// rank key costs about ten operations where a float comparison costs one or two. The comparisons keep the
+// rank keys' order: -0.0 == +0.0, and NaNs rank first for DECREASING and last for INCREASING. MODE fast
+// holds the compiler to IEEE rules for NaNs (above), so the unordered comparison says it: `!(x <= tau)`
+// takes every NaN for DECREASING, `x < tau` none for INCREASING. MODE portable, for devices without that
+// property and for HLSL (D3DCompile without IEEE strictness may rewrite comparisons), finds NaNs from their
+// bits, at a cost: H100, (64,128256) f16 37.1 -> 41.0 us. A denormal flushed to zero by the device stays on
+// its side of a normal tau, so only a tau that is NaN, zero or denormal takes the rank keys (gByValue false).
 #if defined(DTYPE_f32) || defined(DTYPE_f16) || defined(DTYPE_bf16)
 #define BY_VALUE
 #if defined(DTYPE_f32)
@@ -69,9 +77,15 @@ void valueSetup(uint tau) {
 // Bit `bit` of the tie and candidate masks for element value x, whose bits (in the low bits of `bits`, above
 // them anything) say whether it is a NaN.
 void classify(float x, uint bits, bool inside, uint bit, inout uint tieBits, inout uint candidateBits) {
+#if defined(MODE_fast)
+    const bool candidate = TOPK_DIRECTION == 0u ? !(x <= gTauValue) : x < gTauValue;
+    const bool tie = x == gTauValue;
+#else
     const bool nan = (bits & MAGNITUDE) > INFINITY_BITS;
     const bool candidate = TOPK_DIRECTION == 0u ? x > gTauValue || nan : x < gTauValue && !nan;
-    tieBits |= inside && x == gTauValue && !nan ? bit : 0u;
+    const bool tie = x == gTauValue && !nan;
+#endif
+    tieBits |= inside && tie ? bit : 0u;
     candidateBits |= inside && candidate ? bit : 0u;
 }
 #endif

@@ -47,6 +47,10 @@ struct AdapterFeatures {
     /// shaderBufferFloat32AtomicAdd (VK_EXT_shader_atomic_float): FLOAT32 Add scatters by atomic add
     /// instead of compare-and-swap loops.
     bool float32AtomicAdd = false;
+    /// shaderSignedZeroInfNanPreserveFloat32 (Vulkan 1.2 float controls, a property): 32-bit float
+    /// comparisons keep IEEE rules for NaNs and infinities where a kernel asks. Floating-point TopK's
+    /// sampled selection then compares values without testing each element's bits for NaN.
+    bool signedZeroInfNanPreserveFloat32 = false;
     bool subgroups = false;         ///< compute-stage subgroup basic, ballot, arithmetic and shuffle
     bool pushDescriptors = false;   ///< VK_KHR_push_descriptor
     bool timelineSemaphore = false; ///< required: tickets are timeline-semaphore values

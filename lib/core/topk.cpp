@@ -321,7 +321,7 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
         addDispatch(plan, std::move(kernel), std::move(b), 0, groups, modes);
     };
     dispatch("topk_select_sample." + dtype, {params, input, state, samples, arrivals}, rows * parts, true);
-    dispatch("topk_select_filter." + dtype, {params, input, state, ties, list}, rows * chunks, false);
+    dispatch("topk_select_filter." + dtype, {params, input, state, ties, list}, rows * chunks, true);
     dispatch("topk_select_final." + dtype,
              {params, input, state, ties, list, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}}, rows,
              true);

@@ -22,6 +22,10 @@ constexpr uint32_t FeatureFloat64 = 1u << 8;       // shaderFloat64
 constexpr uint32_t FeatureFloat32AtomicAdd = 1u << 9;
 // shaderDeviceClock and shaderSMBuiltins: the PROFILE permutation (glsl/include/ripple/profile.glsl)
 constexpr uint32_t FeatureProfiling = 1u << 10;
+// shaderSignedZeroInfNanPreserveFloat32 (Vulkan 1.2 float controls): the SignedZeroInfNanPreserve execution
+// mode for 32-bit floats, which ripple's kernels declare for no other width (ripple-embed refuses one that
+// does)
+constexpr uint32_t FeatureFloat32NanPreserve = 1u << 11;
 
 struct KernelBinding {
     uint32_t binding;

@@ -20,7 +20,8 @@ uint32_t featureBits(const AdapterFeatures& f) {
            (f.storage8 ? FeatureStorage8 : 0) | (f.storage16 ? FeatureStorage16 : 0) |
            (f.int64Atomics ? FeatureInt64Atomics : 0) | (f.subgroups ? FeatureSubgroupBasic : 0) |
            (f.float16 ? FeatureFloat16 : 0) | (f.float64 ? FeatureFloat64 : 0) |
-           (f.float32AtomicAdd ? FeatureFloat32AtomicAdd : 0) | (f.profiling ? FeatureProfiling : 0);
+           (f.float32AtomicAdd ? FeatureFloat32AtomicAdd : 0) | (f.profiling ? FeatureProfiling : 0) |
+           (f.signedZeroInfNanPreserveFloat32 ? FeatureFloat32NanPreserve : 0);
 }
 
 std::string featureNames(uint32_t bits) {
@@ -36,7 +37,8 @@ std::string featureNames(uint32_t bits) {
         {FeatureFloat16, "shaderFloat16"},
         {FeatureFloat64, "shaderFloat64"},
         {FeatureFloat32AtomicAdd, "shaderBufferFloat32AtomicAdd"},
-        {FeatureProfiling, "shaderDeviceClock and shaderSMBuiltins"}};
+        {FeatureProfiling, "shaderDeviceClock and shaderSMBuiltins"},
+        {FeatureFloat32NanPreserve, "shaderSignedZeroInfNanPreserveFloat32"}};
     std::string out;
     for (auto& [bit, name] : names)
         if (bits & bit) out += (out.empty() ? "" : ", ") + std::string(name);

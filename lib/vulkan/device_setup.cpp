@@ -237,6 +237,7 @@ Result<std::unique_ptr<VulkanDevice>> VulkanDevice::adopt(const AdoptedHandles& 
     f.float64 &= e.float64;
     f.storage8 &= e.storage8, f.storage16 &= e.storage16, f.int64Atomics &= e.int64Atomics;
     f.float32AtomicAdd &= e.float32AtomicAdd;
+    f.signedZeroInfNanPreserveFloat32 &= e.signedZeroInfNanPreserveFloat32;
     f.pushDescriptors &= e.pushDescriptors, f.subgroups &= e.subgroups;
     f.profiling &= e.profiling;
     dev->device_ = h.device;

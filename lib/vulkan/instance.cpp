@@ -197,6 +197,14 @@ AdapterInfo Instance::describe(uint32_t index) const {
     VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup};
     fn_.vkGetPhysicalDeviceProperties2(pd, &props);
     const bool v12 = props.properties.apiVersion >= VK_API_VERSION_1_2;
+    // Float controls are core in Vulkan 1.2 (ripple's devices are created for it where the adapter has it);
+    // on 1.1 the extension would have to be enabled, so kernels that need them are not used there.
+    VkPhysicalDeviceFloatControlsProperties floatControls{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES};
+    if (v12) {
+        VkPhysicalDeviceProperties2 more{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &floatControls};
+        fn_.vkGetPhysicalDeviceProperties2(pd, &more);
+    }
 
     VkPhysicalDevice16BitStorageFeatures s16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
     VkPhysicalDevice8BitStorageFeatures s8{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES};
@@ -266,6 +274,7 @@ AdapterInfo Instance::describe(uint32_t index) const {
     f.float64 = features.features.shaderFloat64;
     f.int64Atomics = a64.shaderBufferInt64Atomics;
     f.float32AtomicAdd = atomicFloat.shaderBufferFloat32AtomicAdd;
+    f.signedZeroInfNanPreserveFloat32 = v12 && floatControls.shaderSignedZeroInfNanPreserveFloat32;
     const VkSubgroupFeatureFlags needed = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
                                           VK_SUBGROUP_FEATURE_ARITHMETIC_BIT |
                                           VK_SUBGROUP_FEATURE_SHUFFLE_BIT;

@@ -243,13 +243,14 @@ int listDevices() {
                               : ", portable kernels (HLSL shader model 5.1)";
         std::printf(
             "%u: %s\n   backend %s, type %s%s, maxStorageBufferRange %" PRIu64
-            "\n   features:%s%s%s%s%s%s%s%s%s%s%s\n",
+            "\n   features:%s%s%s%s%s%s%s%s%s%s%s%s\n",
             a.index, a.name.c_str(), ripple::toString(a.backend), ripple::toString(a.type), api.c_str(),
             f.maxStorageBufferRange, f.int64 ? " shaderInt64" : "", f.int64Atomics ? " int64Atomics" : "",
             f.int16 ? " shaderInt16" : "", f.int8 ? " shaderInt8" : "", f.float16 ? " shaderFloat16" : "",
             f.float64 ? " shaderFloat64" : "", f.storage8 ? " storage8" : "", f.storage16 ? " storage16" : "",
             f.subgroups ? " subgroups" : "", f.pushDescriptors ? " pushDescriptors" : "",
-            f.float32AtomicAdd ? " float32AtomicAdd" : "");
+            f.float32AtomicAdd ? " float32AtomicAdd" : "",
+            f.signedZeroInfNanPreserveFloat32 ? " signedZeroInfNanPreserveFloat32" : "");
     }
     return kOk;
 }

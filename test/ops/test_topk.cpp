@@ -392,37 +392,51 @@ TEST_CASE("TopK's sampled selection takes the first ties of tau from the chunks'
     }
 }
 
-TEST_CASE("TopK's sampled selection around zero and denormals: the filter compares floats as floats only "
-          "when tau is a normal number",
+TEST_CASE("TopK's sampled selection around zero, denormals and NaNs: the filter compares floats as floats "
+          "only when tau is a normal number",
           "[topk][gpu]") {
-    // Each row: 1/64 normal values on the best side, 1/32 denormals of either sign, 5/8 +-0.0, the rest
-    // normal values on the worst side. K = 200 puts tau among the normal values (the filter compares floats,
-    // and a device may flush the denormals to zero), K = 500 among the denormals, K = 1000 on zero (both take
-    // rank keys). Contiguous rows (16-bit types: two per load) and strided ones.
+    // Rows of 20011 elements, K = 200: 1024 samples and tau at about rank 700 (the 36th smallest sample),
+    // rarely outside ranks 350-1050. Each mix (in 1024ths of a row, cumulative: NaNs of either sign, normal
+    // values on the best side, denormals of either sign, +-0.0, then normal values on the worst side) puts
+    // tau in one class: among the normal values (the filter compares floats; a device may flush the
+    // denormals to zero), the denormals or the zeros (both take rank keys). NaNs rank first for DECREASING
+    // (candidates) and last for INCREASING. Contiguous rows (16-bit types: two per load) and strided ones;
+    // the default kernels (MODE fast where the device keeps NaNs in float comparisons) and the portable ones
+    // (NaNs found from their bits).
     WithoutChunks sampled;
     std::mt19937 rng(1717);
+    struct Mix {
+        const char* tau;
+        uint32_t nan, best, denormal, zero;
+    };
+    const Mix mixes[] = {{"normal", 1, 256, 320, 960}, {"denormal", 1, 9, 520, 960}, {"zero", 1, 9, 17, 960}};
     const Layout layouts[] = {{{2, 20011}, {}, 1}, {{20011, 2}, {}, 0}};
-    for (const Layout& c : layouts) {
-        for (DataType type : {DataType::Float32, DataType::Float16, DataType::BFloat16}) {
-            const bool f32 = type == DataType::Float32, f16 = type == DataType::Float16;
-            const uint32_t signBit = f32 ? 0x80000000u : 0x8000u, mantissa = f32   ? 0x7FFFFFu
-                                                                             : f16 ? 0x3FFu
-                                                                                   : 0x7Fu;
-            const uint32_t one = f32 ? 0x3F800000u : f16 ? 0x3C00u : 0x3F80u; // 1.0
-            for (auto dir : {AxisDirection::Decreasing, AxisDirection::Increasing}) {
-                const uint32_t best = dir == AxisDirection::Decreasing ? 0 : signBit;
-                for (uint32_t k : {200u, 500u, 1000u}) {
-                    rt::HostTensor input(type, c.sizes, c.strides);
-                    rt::fill(input, rng, rt::Fill::Random); // the bytes between strided elements
-                    for (uint64_t i = 0; i < input.count(); ++i) {
-                        const uint32_t r = rng() % 64, sign = rng() & 1 ? signBit : 0;
-                        input.setBits(i, r < 1    ? best | one | (rng() & mantissa)
-                                         : r < 3  ? uint32_t(rt::denormalBits(type, rng(), sign != 0))
-                                         : r < 43 ? sign
-                                                  : (best ^ signBit) | one | (rng() & mantissa));
+    for (KernelPreference pref : {KernelPreference::Auto, KernelPreference::Portable}) {
+        for (const Layout& c : layouts) {
+            for (DataType type : {DataType::Float32, DataType::Float16, DataType::BFloat16}) {
+                const bool f32 = type == DataType::Float32, f16 = type == DataType::Float16;
+                const uint32_t signBit = f32 ? 0x80000000u : 0x8000u, mantissa = f32   ? 0x7FFFFFu
+                                                                                 : f16 ? 0x3FFu
+                                                                                       : 0x7Fu;
+                const uint32_t one = f32 ? 0x3F800000u : f16 ? 0x3C00u : 0x3F80u; // 1.0
+                const uint32_t infinity = f32 ? 0x7F800000u : f16 ? 0x7C00u : 0x7F80u;
+                for (auto dir : {AxisDirection::Decreasing, AxisDirection::Increasing}) {
+                    const uint32_t best = dir == AxisDirection::Decreasing ? 0 : signBit;
+                    for (const Mix& mix : mixes) {
+                        rt::HostTensor input(type, c.sizes, c.strides);
+                        rt::fill(input, rng, rt::Fill::Random); // the bytes between strided elements
+                        for (uint64_t i = 0; i < input.count(); ++i) {
+                            const uint32_t r = rng() % 1024, sign = rng() & 1 ? signBit : 0;
+                            input.setBits(i, r < mix.nan    ? sign | infinity | (1 + rng() % mantissa)
+                                             : r < mix.best ? best | one | (rng() & mantissa)
+                                             : r < mix.denormal
+                                                 ? uint32_t(rt::denormalBits(type, rng(), sign != 0))
+                                             : r < mix.zero ? sign
+                                                            : (best ^ signBit) | one | (rng() & mantissa));
+                        }
+                        INFO("tau among the " << mix.tau << " values");
+                        checkTopK(rt::device(pref), input, c.axis, 200, dir, DataType::UInt32);
                     }
-                    INFO("K = " << k);
-                    checkTopK(rt::device(), input, c.axis, k, dir, DataType::UInt32);
                 }
             }
         }

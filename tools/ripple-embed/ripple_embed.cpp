@@ -58,6 +58,21 @@ bool fail(const std::string& what) {
     return false;
 }
 
+// The float widths of a module's SignedZeroInfNanPreserve execution modes, an operand SPIRV-Cross does not
+// reflect.
+std::vector<uint32_t> nanPreserveWidths(const std::vector<uint32_t>& words) {
+    std::vector<uint32_t> widths;
+    for (size_t i = 5; i < words.size();) { // after the header: instructions, (word count << 16) | opcode
+        const uint32_t count = words[i] >> 16, op = words[i] & 0xFFFFu;
+        if (count == 0 || count > words.size() - i) break;
+        if (op == SpvOpExecutionMode && count >= 4 &&
+            words[i + 2] == SpvExecutionModeSignedZeroInfNanPreserve)
+            widths.push_back(words[i + 3]);
+        i += count;
+    }
+    return widths;
+}
+
 bool reflect(Variant& v) {
     spvc_context ctx = nullptr;
     if (spvc_context_create(&ctx) != SPVC_SUCCESS) return fail("cannot create a SPIRV-Cross context");
@@ -165,6 +180,13 @@ bool reflect(Variant& v) {
                 break;
             case SpvCapabilityAtomicFloat32AddEXT:
                 v.features |= FeatureFloat32AtomicAdd;
+                break;
+            case SpvCapabilitySignedZeroInfNanPreserve:
+                for (uint32_t width : nanPreserveWidths(v.words))
+                    if (width != 32)
+                        bad =
+                            !fail(v.name + ": SignedZeroInfNanPreserve is supported for 32-bit floats only");
+                v.features |= FeatureFloat32NanPreserve;
                 break;
             case SpvCapabilityShaderClockKHR:
             case SpvCapabilityShaderSMBuiltinsNV:

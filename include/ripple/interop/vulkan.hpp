@@ -33,7 +33,8 @@ struct VulkanDeviceDesc {
     /// What the engine enabled when it created `device`. ripple uses these and nothing else, picking
     /// kernel variants to match: `timelineSemaphore` is required; the others only make kernels faster
     /// (64-bit scatters need int64 and int64Atomics; float32AtomicAdd needs VK_EXT_shader_atomic_float's
-    /// shaderBufferFloat32AtomicAdd enabled).
+    /// shaderBufferFloat32AtomicAdd enabled; signedZeroInfNanPreserveFloat32, a property, needs the device
+    /// created for Vulkan 1.2).
     AdapterFeatures enabledFeatures;
     bool debugUtilsEnabled = false; ///< VK_EXT_debug_utils enabled on the instance: labels for RenderDoc
     /// Called around each vkQueueSubmit ripple makes on `queue` (Device::submit, execute, upload,
