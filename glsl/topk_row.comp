@@ -42,6 +42,25 @@ uint keyAt(uint j) { return sRow[j * 256u + gl_LocalInvocationID.x]; }
 // Rank key of element bits: smaller ranks come first, the type's bits at the top of the word.
 uint rankOf(uint bits) { return (orderKeyOf(uvec2(bits, 0u)).x ^ gFlip) << gShift; }
 
+// After a histogram of 8-bit digits in the slots (sKey[0][0..255]) is complete (the caller's barrier
+// follows its atomics): the digit holding the need-th counted entry. need becomes its rank within the digit,
+// ties the digit's count. Every invocation must call it; it ends with a barrier, the slots free again.
+uint findDigit(inout uint need, out uint ties) {
+    const uint x = scanIndex(), count = sKey[0][x];
+    uint total;
+    const uint before = workgroupExclusiveAdd(count, total);
+    if (before < need && need <= before + count) {
+        sIdx[0] = x;
+        sIdx[1] = before;
+    }
+    barrier();
+    const uint digit = sIdx[0];
+    need -= sIdx[1];
+    ties = sKey[0][digit];
+    barrier();
+    return digit;
+}
+
 void main() {
     const uint n = TOPK_N, stride = TOPK_AXIS_STRIDE, lid = gl_LocalInvocationID.x;
     const uint bits = P(30);
@@ -115,18 +134,7 @@ void main() {
                 }
             }
             barrier();
-            const uint x = scanIndex(), count = sKey[0][x];
-            uint total;
-            const uint before = workgroupExclusiveAdd(count, total);
-            if (before < need && need <= before + count) {
-                sIdx[0] = x;
-                sIdx[1] = before;
-            }
-            barrier();
-            prefix |= sIdx[0] << shift;
-            need -= sIdx[1];
-            ties = sKey[0][sIdx[0]];
-            barrier();
+            prefix |= findDigit(need, ties) << shift;
             if (ties == need) break;  // uniform: every entry of the chosen digit wins, no need for the rest
         }
         RIPPLE_MARK(1);
@@ -153,17 +161,8 @@ void main() {
                     }
                 }
                 barrier();
-                const uint x = scanIndex(), count = sKey[0][x];
-                uint total;
-                const uint before = workgroupExclusiveAdd(count, total);
-                if (before < need && need <= before + count) {
-                    sIdx[0] = x;
-                    sIdx[1] = before;
-                }
-                barrier();
-                last |= sIdx[0] << s;
-                need -= sIdx[1];
-                barrier();
+                uint digitCount;
+                last |= findDigit(need, digitCount) << s;
                 if (s == 0u) break;
             }
         }
