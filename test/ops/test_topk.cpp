@@ -419,7 +419,6 @@ TEST_CASE("TopK's sampled selection around zero, denormals and NaNs: the filter 
                                                                                  : f16 ? 0x3FFu
                                                                                        : 0x7Fu;
                 const uint32_t one = f32 ? 0x3F800000u : f16 ? 0x3C00u : 0x3F80u; // 1.0
-                const uint32_t infinity = f32 ? 0x7F800000u : f16 ? 0x7C00u : 0x7F80u;
                 for (auto dir : {AxisDirection::Decreasing, AxisDirection::Increasing}) {
                     const uint32_t best = dir == AxisDirection::Decreasing ? 0 : signBit;
                     for (const Mix& mix : mixes) {
@@ -427,7 +426,7 @@ TEST_CASE("TopK's sampled selection around zero, denormals and NaNs: the filter 
                         rt::fill(input, rng, rt::Fill::Random); // the bytes between strided elements
                         for (uint64_t i = 0; i < input.count(); ++i) {
                             const uint32_t r = rng() % 1024, sign = rng() & 1 ? signBit : 0;
-                            input.setBits(i, r < mix.nan    ? sign | infinity | (1 + rng() % mantissa)
+                            input.setBits(i, r < mix.nan    ? uint32_t(rt::nanBits(type, rng(), sign != 0))
                                              : r < mix.best ? best | one | (rng() & mantissa)
                                              : r < mix.denormal
                                                  ? uint32_t(rt::denormalBits(type, rng(), sign != 0))

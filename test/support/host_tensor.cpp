@@ -80,6 +80,8 @@ uint64_t floatBits(ripple::DataType t, double v) {
     return sign | (exp << 10) | (mant >> 13);
 }
 
+} // namespace
+
 uint64_t nanBits(ripple::DataType t, uint64_t payload, bool negative) {
     switch (t) {
     case ripple::DataType::Float16:
@@ -93,8 +95,6 @@ uint64_t nanBits(ripple::DataType t, uint64_t payload, bool negative) {
                (1 + payload % 0xFFFFFFFFFFFFFull);
     }
 }
-
-} // namespace
 
 uint64_t denormalBits(ripple::DataType t, uint64_t mantissa, bool negative) {
     switch (t) {

@@ -32,6 +32,8 @@ enum class Fill {
 };
 
 void fill(HostTensor& t, std::mt19937& rng, Fill how);
+// A NaN of a floating-point type (mantissa 1 + payload % its largest), either sign.
+uint64_t nanBits(ripple::DataType type, uint64_t payload, bool negative);
 // A denormal of a floating-point type (mantissa 1 + mantissa % its largest), either sign.
 uint64_t denormalBits(ripple::DataType type, uint64_t mantissa, bool negative);
 bool isSigned(ripple::DataType type);
