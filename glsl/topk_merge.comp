@@ -5,9 +5,7 @@
 // first cap(level+1) entries. Each thread places one entry: its rank in its own run plus the number of
 // entries of the partner run that precede it (binary search). Entries are distinct (the index is part of
 // the key), so the placement is exact and stable.
-// Bindings: 1 runs of this level, 2 runs of the next level; LEN_list: 3 the sampled selection's state, whose
-// word 3 per row is the row's length (a candidate list's, known only on the device; params [0] is its
-// capacity).
+// Bindings: 1 runs of this level, 2 runs of the next level.
 layout(local_size_x = 256) in;
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
@@ -16,12 +14,6 @@ layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; }
 
 layout(std430, binding = 1) readonly buffer Src { uint src[]; };
 layout(std430, binding = 2) writeonly buffer Dst { uint dst[]; };
-#if defined(LEN_list)
-layout(std430, binding = 3) readonly buffer State { uint state[]; };
-uint rowLength(uint row) { return state[row * 4u + 3u]; }  // topk_select.glsl's SELECT_STATE words per row
-#else
-uint rowLength(uint row) { return TOPK_N; }
-#endif
 
 // Is the entry at src position a before the one at b (both in entries)?
 bool entryLess(uint a, uint b) {
@@ -43,13 +35,12 @@ void main() {
         uint i = x % cap;
         uint j = (x / cap) % runs;
         uint row = x / cap / runs;
-        const uint n = rowLength(row);
-        if (i >= runLengthOf(level, j, n)) continue;
+        if (i >= runLength(level, j)) continue;
         uint pos = i;
         uint partner = j ^ 1u;
         if (partner < runs) {
             uint base = (row * runs + partner) * cap;
-            uint lo = 0u, hi = runLengthOf(level, partner, n);
+            uint lo = 0u, hi = runLength(level, partner);
             while (lo < hi) {
                 uint mid = (lo + hi) >> 1u;
                 if (entryLess(base + mid, x)) lo = mid + 1u;

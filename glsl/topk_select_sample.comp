@@ -29,14 +29,7 @@ layout(std430, binding = 4) coherent buffer Arrivals { uint arrivals[]; };
 #include "ripple/topk_entries.glsl"
 uint entryIndex(uint e) { return e; }  // no index steps: any sample holding the m-th rank will do
 
-uint hash(uint x) {  // a 32-bit integer mix (fixed: the samples, and so the work, repeat run to run)
-    x ^= x >> 16u;
-    x *= 0x7FEB352Du;
-    x ^= x >> 15u;
-    x *= 0x846CA68Bu;
-    x ^= x >> 16u;
-    return x;
-}
+#include "ripple/hash.glsl"
 
 // Rows whose samples are many (SELECT_SAMPLE_PARTS > 1: single long rows) spread them over several
 // workgroups: each takes S / parts of them into the row's sample slots, and the row's last workgroup to

@@ -17,6 +17,10 @@ extern uint64_t selectCapacityForTests;
 // Tests only: when set, TopK never plans the one-dispatch chunk strategy, so that tests reach sampled
 // selection on rows the chunks would take.
 extern bool chunkDisabledForTests;
+// Tests only: when nonzero, the most entries a TopK list sort workgroup sorts in shared memory (at most
+// topk_list.glsl's LIST_SLOTS), so that tests reach the in-place sort of a large bucket and the batches of
+// several buckets without crafted data.
+extern uint32_t listSlotsForTests;
 
 // Pieces shared by the planners.
 const char* elementClass(DataType type); // "b8", "b16", "b32", "b64"

@@ -11,12 +11,11 @@
 // - K <= 1024, types up to 32 bits, other rows over 4096: sampled radix selection (planSelect;
 //   glsl/include/ripple/topk_select.glsl).
 // - K over 1024 and at most 1/8 of rows over 4096, types up to 32 bits: sampled selection gathers a list of
-//   a few K candidates per row, which tiles and merges then sort (planSelect's `large`).
+//   a few K candidates per row, which a sample sort orders (planSelect's `large`; topk_list.glsl).
 // - K <= 1024, 64-bit types, rows over 4096: multi-pass radix selection (planRadix).
 // - Everything else (short rows with K over 32, K over 1024 otherwise): sort tiles of up to 1024 entries in
-// shared memory,
-//   keep each tile's best min(K, tile), merge pairs of runs level by level (binary search, truncated to K),
-//   emit. O(n log n) per row whatever K is.
+//   shared memory, keep each tile's best min(K, tile), merge pairs of runs level by level (binary search,
+//   truncated to K), emit. O(n log n) per row whatever K is.
 // Every strategy reads non-last axes in place through the input's strides.
 #include "core/planners.hpp"
 #include "core/shape.hpp"
@@ -56,9 +55,15 @@ constexpr uint64_t kSampleWideMinK = 512;
 constexpr uint64_t kSampleMaxParts = 32; // 128 samples each
 constexpr uint64_t kSampleSpread = 128;
 // K over kSlots on rows at least kLargeMinRatio K long: sampled selection keeps a list of a few K candidates,
-// which tiles and merges then sort (planSelect's `large`). Nearer the whole row, the list would be most of
+// which a sample sort then orders (planSelect's `large`). Nearer the whole row, the list would be most of
 // it: tiles and merges over the row itself.
 constexpr uint64_t kLargeMinRatio = 8;
+// The list's sample sort (glsl/include/ripple/topk_list.glsl's LIST_BUCKETS, LIST_CHUNK, LIST_GROUP): buckets
+// per row, list entries per count and scatter workgroup, buckets per sort workgroup.
+constexpr uint64_t kListBuckets = 2048;
+constexpr uint64_t kListChunk = 2048;
+constexpr uint64_t kListGroup = 4;
+constexpr uint32_t kListSlots = 2048; // LIST_SLOTS: entries a sort workgroup holds in shared memory
 // Rows over kRowMaxRow with K <= kSlots, types up to 32 bits, in one dispatch (planChunk, topk_chunk.comp):
 // chunks of kChunk elements, each narrowed by its workgroup to at most B candidates (at least K, at most
 // kChunkMaxB unless K is larger), chunks * B <= kChunk so that the row's last workgroup holds them all in
@@ -224,8 +229,8 @@ Result<Plan> planRadix(Plan plan, const TopKDesc& desc, uint64_t rows, const Pla
 
 // Sampled radix selection (topk_select_*.comp; the method and params in
 // glsl/include/ripple/topk_select.glsl): sample, filter, final. Types up to 32 bits; 64-bit keys keep
-// planRadix. With `large` (K over kSlots, planSelectLarge) the final step gathers the winners' candidates
-// in the list instead of writing them, and the list is sorted afterwards.
+// planRadix. With `large` (K over kSlots) the final step gathers the winners' candidates in the list instead
+// of writing them, and the list is sorted afterwards.
 Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const PlanLimits& limits,
                         bool large = false) {
     const char* op = "TopK";
@@ -293,6 +298,7 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     if (S == kSampleMax)
         while (parts < kSampleMaxParts && rows * parts * 2 <= kSampleSpread) parts *= 2;
     plan.params.push_back(static_cast<uint32_t>(parts));
+    plan.params.push_back(listSlotsForTests ? listSlotsForTests : kListSlots); // [43], large K only
 
     const uint64_t stateBytes = rows * 4 * 4, tiesBytes = rows * chunks * (1 + tieSlots) * 4,
                    listBytes = rows * capacity * 8;
@@ -328,41 +334,28 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     if (!large) return plan;
     plan.dispatches.back().arg = 1; // gather
 
-    // Sort each row's list (its length is state word 3) by tiles of kSlots and merges, then emit the first
-    // K: the tile-and-merge passes of planTopK with the list in place of the input (params block 2, whose
-    // [0] is the capacity).
-    const uint64_t tile = kSlots, tiles = (capacity + tile - 1) / tile;
-    uint32_t levels = 0;
-    while ((1ull << levels) < tiles) ++levels;
-    const uint32_t base = static_cast<uint32_t>(plan.params.size());
-    std::vector<uint32_t> sortParams;
-    topkParams(sortParams, desc, tile, 10, tiles, 1, rows * tiles, rows, levels);
-    sortParams[0] = static_cast<uint32_t>(capacity);
-    plan.params.insert(plan.params.end(), sortParams.begin(), sortParams.end());
-    uint64_t regionEntries[2] = {0, 0};
-    for (uint32_t l = 0; l <= levels; ++l)
-        regionEntries[l % 2] =
-            std::max(regionEntries[l % 2], rows * runCount(tiles, l) * runCapacity(K, tile, l));
-    if (std::max(regionEntries[0], regionEntries[1]) * 8 > limits.maxStorageBufferRange ||
-        rows * tiles > 0xFFFFFFFFull)
-        return unsupported(op, "its merge passes need more than the device's maxStorageBufferRange (" +
+    // Sort each row's list (its length is state word 3) by sample sort and write its first K
+    // (glsl/include/ripple/topk_list.glsl): splitters, bucket counts, the entries bucketed, buckets sorted.
+    // The tile-and-merge sort it replaced took 11 dependent levels (H100, (1,16777216) K=65536: 122 us of
+    // 184; bench/NOTES.md, issue 21, sixth session).
+    const uint64_t chunkCount = (capacity + kListChunk - 1) / kListChunk;
+    const uint64_t splitBytes = rows * kListBuckets * 8, countBytes = rows * kListBuckets * 8,
+                   idBytes = rows * capacity * 4;
+    if (std::max({splitBytes, idBytes, listBytes}) > limits.maxStorageBufferRange ||
+        rows * chunkCount > 0xFFFFFFFFull || rows * (kListBuckets / kListGroup) > 0xFFFFFFFFull)
+        return unsupported(op, "its list sort needs more than the device's maxStorageBufferRange (" +
                                    std::to_string(limits.maxStorageBufferRange) + ") in one binding");
-    const PlanBinding regionA{BindingKind::Scratch, 0, align(plan.scratchBytes), regionEntries[0] * 8};
-    const PlanBinding regionB{BindingKind::Scratch, 0, align(regionA.offset + regionA.size),
-                              regionEntries[1] * 8};
-    plan.scratchBytes = regionB.offset + regionB.size;
-    auto region = [&](uint32_t level) { return level % 2 ? regionB : regionA; };
-    auto sortDispatch = [&](std::string kernel, std::vector<PlanBinding> b, uint32_t arg, uint64_t groups) {
-        addDispatch(plan, std::move(kernel), std::move(b), arg, groups);
-        plan.dispatches.back().paramsBase = base;
-    };
-    sortDispatch("topk_list_tile", {params, list, region(0), state}, 0, rows * tiles);
-    for (uint32_t l = 0; l < levels; ++l)
-        sortDispatch("topk_merge.k1.list", {params, region(l), region(l + 1), state}, l,
-                     groupsFor(rows * runCount(tiles, l) * runCapacity(K, tile, l)));
-    sortDispatch(std::string("topk_emit.") + elementClass(in.DataType) + ".k1",
-                 {params, input, region(levels), {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}}, 0,
-                 groupsFor(rows * K));
+    const PlanBinding splitters{BindingKind::Scratch, 0, align(plan.scratchBytes), splitBytes};
+    const PlanBinding counts{BindingKind::Scratch, 0, align(splitters.offset + splitBytes), countBytes};
+    const PlanBinding ids{BindingKind::Scratch, 0, align(counts.offset + countBytes), idBytes};
+    const PlanBinding bucketed{BindingKind::Scratch, 0, align(ids.offset + idBytes), listBytes};
+    plan.scratchBytes = bucketed.offset + listBytes;
+    dispatch("topk_list_split", {params, list, state, splitters, counts}, rows, false);
+    dispatch("topk_list_count", {params, list, state, splitters, counts, ids}, rows * chunkCount, false);
+    dispatch("topk_list_scatter", {params, list, state, counts, ids, bucketed}, rows * chunkCount, false);
+    dispatch(std::string("topk_list_sort.") + elementClass(in.DataType),
+             {params, input, counts, bucketed, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}},
+             rows * (kListBuckets / kListGroup), false);
     return plan;
 }
 
@@ -458,6 +451,7 @@ Result<Plan> planRow(Plan plan, const TopKDesc& desc, uint64_t rows) {
 
 uint64_t selectCapacityForTests = 0;
 bool chunkDisabledForTests = false;
+uint32_t listSlotsForTests = 0;
 
 Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
     const char* op = "TopK";

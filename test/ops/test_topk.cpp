@@ -610,11 +610,12 @@ TEST_CASE("TopK by chunks: one operator run again and again, and twice in one su
     }
 }
 
-TEST_CASE("TopK with K over 1024 on long rows: sampled selection, then the candidate lists sorted by tiles "
-          "and merges",
+TEST_CASE("TopK with K over 1024 on long rows: sampled selection, then the candidate lists sorted by sample "
+          "sort",
           "[topk][gpu]") {
     // core/topk.cpp's planSelect(large): random data keeps at least K candidates (the list as it is);
-    // two-valued, all-equal and narrow data leave fewer, and the first ties of tau by index fill the rest;
+    // two-valued, all-equal and narrow data leave fewer, and the first ties of tau by index fill the rest
+    // (topk_list.glsl then sorts the list: splitters from a sample of it, buckets, each bucket sorted);
     // a 16-entry capacity seam (raised to K) overflows the list, and the winners come from the whole row.
     std::mt19937 rng(65536);
     struct Case {
@@ -638,9 +639,23 @@ TEST_CASE("TopK with K over 1024 on long rows: sampled selection, then the candi
             }
         }
     }
+    // Sort workgroups of at most 16 or 300 entries: most buckets (about L / 2048 entries each) are sorted in
+    // place in global memory, and runs of small ones share a workgroup's shared-memory sort.
     struct Restore {
-        ~Restore() { core::selectCapacityForTests = 0; }
+        ~Restore() { core::selectCapacityForTests = 0, core::listSlotsForTests = 0; }
     } restore;
+    for (uint32_t slots : {16u, 300u}) {
+        core::listSlotsForTests = slots;
+        for (DataType type : {DataType::Float32, DataType::Float16, DataType::Int8}) {
+            for (Data how : {Data::Random, Data::AllEqual, Data::Narrow}) {
+                rt::HostTensor input(type, {3, 200003});
+                fillData(input, rng, how);
+                const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
+                checkTopK(rt::device(), input, 1, 10007, dir, DataType::UInt32);
+            }
+        }
+    }
+    core::listSlotsForTests = 0;
     core::selectCapacityForTests = 16;
     for (DataType type : {DataType::Float32, DataType::UInt8}) {
         rt::HostTensor input(type, {2, 30000});

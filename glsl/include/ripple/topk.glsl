@@ -33,11 +33,10 @@ uint runCapacity(uint level) {
     return shift >= 32u ? TOPK_K : min(TOPK_K, 1u << shift);
 }
 uint runCount(uint level) { return ((TOPK_TILES - 1u) >> level) + 1u; }
-// Entries that run j of level l holds when the row has n entries: those it covers, at most cap(l).
-uint runLengthOf(uint level, uint j, uint n) {
+// Entries that run j of level l holds: those it covers, at most cap(l).
+uint runLength(uint level, uint j) {
     uint first = j << (level + TOPK_LOG2T);
-    return first >= n ? 0u : min(runCapacity(level), n - first);
+    return first >= TOPK_N ? 0u : min(runCapacity(level), TOPK_N - first);
 }
-uint runLength(uint level, uint j) { return runLengthOf(level, j, TOPK_N); }
 // Element offset of sequence element j of row `row` in the input.
 uint inputOffset(uint row, uint j) { return viewOffset(TOPK_ROW_VIEW, row) + j * TOPK_AXIS_STRIDE; }

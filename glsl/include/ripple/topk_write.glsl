@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
-// Writing one TopK winner: its index and its value, copied bit for bit from the input. Needs DTYPE_xx, the
-// input as `inputWords` and the outputs as `values` (not writeonly: 8/16-bit values use atomics) and
-// `indicesOut`.
-#if defined(DTYPE_f32) || defined(DTYPE_i32) || defined(DTYPE_u32)
+// Writing one TopK winner: its index and its value, copied bit for bit from the input. Needs DTYPE_xx (or
+// ELEM_bxx), the input as `inputWords` and the outputs as `values` (not writeonly: 8/16-bit values use
+// atomics) and `indicesOut`.
+#if defined(DTYPE_f32) || defined(DTYPE_i32) || defined(DTYPE_u32) || \
+    defined(ELEM_b32)
 #define VALUE_BITS 32
 #define LOAD_VALUE LOAD_B32
-#elif defined(DTYPE_f16) || defined(DTYPE_bf16) || defined(DTYPE_i16) || defined(DTYPE_u16)
+#elif defined(DTYPE_f16) || defined(DTYPE_bf16) || defined(DTYPE_i16) || defined(DTYPE_u16) || \
+    defined(ELEM_b16)
 #define VALUE_BITS 16
 #define LOAD_VALUE LOAD_B16
-#elif defined(DTYPE_i64) || defined(DTYPE_u64)
+#elif defined(DTYPE_i64) || defined(DTYPE_u64) || defined(ELEM_b64)
 #define VALUE_BITS 64
 #define LOAD_VALUE LOAD_B64
 #else

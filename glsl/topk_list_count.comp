@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// TopK for large K, list sort step 2 (ripple/topk_list.glsl): each workgroup takes LIST_CHUNK entries of a
+// row's candidate list, finds each one's bucket among the row's splitters, writes it to the bucket ids and
+// adds its chunk's bucket counts to the row's (one global atomic per bucket present).
+// Bindings: 1 candidate lists, 2 state, 3 splitters, 4 counts and cursors, 5 bucket ids (C per row).
+layout(local_size_x = 256) in;
+// groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
+layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
+#include "ripple/common.glsl"
+#include "ripple/topk.glsl"
+#include "ripple/topk_list.glsl"
+
+layout(std430, binding = 1) readonly buffer Candidates { uint candidates[]; };
+layout(std430, binding = 2) readonly buffer State { uint state[]; };
+layout(std430, binding = 3) readonly buffer Splitters { uint splitters[]; };
+layout(std430, binding = 4) buffer Counts { uint counts[]; };
+layout(std430, binding = 5) writeonly buffer BucketIds { uint bucketIds[]; };
+
+shared uint sSplitKey[LIST_BUCKETS];
+shared uint sSplitIdx[LIST_BUCKETS];
+shared uint sCount[LIST_BUCKETS];
+
+// The bucket of entry (key, idx): the last splitter j at or before it, 0 if none is (splitter 0 is never
+// compared: bucket 0 takes everything before splitter 1).
+uint bucketOf(uint key, uint idx) {
+    uint b = 0u;
+    for (uint step = LIST_BUCKETS / 2u; step > 0u; step >>= 1u) {
+        const uint j = b + step, k = sSplitKey[j];
+        if (k < key || (k == key && sSplitIdx[j] <= idx)) b = j;
+    }
+    return b;
+}
+
+void main() {
+    const uint C = SELECT_CAPACITY, B = LIST_BUCKETS, lid = gl_LocalInvocationID.x;
+    const uint chunks = listChunks();
+    for (uint g = gl_WorkGroupID.x; g < TOPK_ROWS * chunks; g += pc.groupCount) {
+        const uint row = g / chunks, first = (g % chunks) * LIST_CHUNK;
+        const uint L = state[row * SELECT_STATE + 3u];
+        if (first >= L) continue;  // uniform
+        for (uint j = lid; j < B; j += 256u) {
+            sSplitKey[j] = splitters[(row * B + j) * 2u];
+            sSplitIdx[j] = splitters[(row * B + j) * 2u + 1u];
+            sCount[j] = 0u;
+        }
+        uint key[LIST_CHUNK / 256u], idx[LIST_CHUNK / 256u];
+        [[unroll]] for (uint u = 0u; u < LIST_CHUNK / 256u; ++u) {  // every load in flight first
+            const uint i = first + u * 256u + lid;
+            key[u] = i < L ? candidates[(row * C + i) * 2u] : 0u;
+            idx[u] = i < L ? candidates[(row * C + i) * 2u + 1u] : 0u;
+        }
+        barrier();
+        [[unroll]] for (uint u = 0u; u < LIST_CHUNK / 256u; ++u) {
+            const uint i = first + u * 256u + lid;
+            if (i < L) {
+                const uint b = bucketOf(key[u], idx[u]);
+                bucketIds[row * C + i] = b;
+                atomicAdd(sCount[b], 1u);
+            }
+        }
+        barrier();
+        for (uint j = lid; j < B; j += 256u)
+            if (sCount[j] != 0u) atomicAdd(counts[row * 2u * B + j], sCount[j]);
+        barrier();
+    }
+}

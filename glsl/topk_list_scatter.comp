@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// TopK for large K, list sort step 3 (ripple/topk_list.glsl): each workgroup takes the LIST_CHUNK entries of
+// a row's candidate list that topk_list_count took, and puts each one whose bucket starts before K in the
+// bucketed list: at its bucket's start (the exclusive sum of the row's counts) plus its place among the
+// bucket's entries (a cursor per bucket reserves the chunk's share, a shared counter orders the chunk's).
+// Bindings: 1 candidate lists, 2 state, 3 counts and cursors, 4 bucket ids, 5 bucketed lists (C per row).
+layout(local_size_x = 256) in;
+// groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
+layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
+#include "ripple/common.glsl"
+#include "ripple/topk.glsl"
+#include "ripple/topk_list.glsl"
+#include "ripple/scan.glsl"
+
+layout(std430, binding = 1) readonly buffer Candidates { uint candidates[]; };
+layout(std430, binding = 2) readonly buffer State { uint state[]; };
+layout(std430, binding = 3) buffer Counts { uint counts[]; };
+layout(std430, binding = 4) readonly buffer BucketIds { uint bucketIds[]; };
+layout(std430, binding = 5) writeonly buffer Bucketed { uint bucketed[]; };
+
+shared uint sPlace[LIST_BUCKETS];  // a bucket's start, then where this chunk's share of it starts
+shared uint sCount[LIST_BUCKETS];  // this chunk's entries per bucket
+
+void main() {
+    const uint C = SELECT_CAPACITY, B = LIST_BUCKETS, K = TOPK_K, lid = gl_LocalInvocationID.x;
+    const uint chunks = listChunks(), per = B / 256u;
+    for (uint g = gl_WorkGroupID.x; g < TOPK_ROWS * chunks; g += pc.groupCount) {
+        const uint row = g / chunks, first = (g % chunks) * LIST_CHUNK;
+        const uint L = state[row * SELECT_STATE + 3u];
+        if (first >= L) continue;  // uniform
+        // Bucket starts: invocation x scans buckets [per x, per x + per).
+        const uint x = scanIndex();
+        uint mine[LIST_BUCKETS / 256u], part = 0u, total;
+        [[unroll]] for (uint i = 0u; i < per; ++i) {
+            mine[i] = counts[row * 2u * B + x * per + i];
+            part += mine[i];
+        }
+        uint start = workgroupExclusiveAdd(part, total);
+        [[unroll]] for (uint i = 0u; i < per; ++i) {
+            sPlace[x * per + i] = start;
+            sCount[x * per + i] = 0u;
+            start += mine[i];
+        }
+        barrier();
+        const uint E = LIST_CHUNK / 256u;  // entries per invocation
+        uint bucket[E], rank[E], key[E], idx[E];
+        [[unroll]] for (uint u = 0u; u < LIST_CHUNK / 256u; ++u) {  // every load in flight first
+            const uint i = first + u * 256u + lid;
+            bucket[u] = i < L ? bucketIds[row * C + i] : 0u;
+            key[u] = i < L ? candidates[(row * C + i) * 2u] : 0u;
+            idx[u] = i < L ? candidates[(row * C + i) * 2u + 1u] : 0u;
+        }
+        [[unroll]] for (uint u = 0u; u < LIST_CHUNK / 256u; ++u) {
+            const uint i = first + u * 256u + lid;
+            rank[u] = i < L && sPlace[bucket[u]] < K ? atomicAdd(sCount[bucket[u]], 1u) : 0xFFFFFFFFu;
+        }
+        barrier();
+        for (uint j = lid; j < B; j += 256u)
+            if (sCount[j] != 0u) sPlace[j] += atomicAdd(counts[(row * 2u + 1u) * B + j], sCount[j]);
+        barrier();
+        [[unroll]] for (uint u = 0u; u < LIST_CHUNK / 256u; ++u) {
+            if (rank[u] != 0xFFFFFFFFu) {
+                const uint to = row * C + sPlace[bucket[u]] + rank[u];
+                bucketed[to * 2u] = key[u];
+                bucketed[to * 2u + 1u] = idx[u];
+            }
+        }
+        barrier();
+    }
+}
