@@ -58,12 +58,12 @@ constexpr uint64_t kSampleSpread = 128;
 // which a sample sort then orders (planSelect's `large`). Nearer the whole row, the list would be most of
 // it: tiles and merges over the row itself.
 constexpr uint64_t kLargeMinRatio = 8;
-// The list's sample sort (glsl/include/ripple/topk_list.glsl's LIST_BUCKETS, LIST_CHUNK, LIST_GROUP): buckets
-// per row, list entries per count and scatter workgroup, buckets per sort workgroup.
+// The list's sample sort (glsl/include/ripple/topk_list.glsl's LIST_BUCKETS, LIST_CHUNK, LIST_SLOTS): buckets
+// per row, list entries per count and scatter workgroup, the most entries a sort workgroup holds in
+// registers.
 constexpr uint64_t kListBuckets = 2048;
 constexpr uint64_t kListChunk = 2048;
-constexpr uint64_t kListGroup = 4;
-constexpr uint32_t kListSlots = 2048; // LIST_SLOTS: entries a sort workgroup holds in shared memory
+constexpr uint32_t kListSlots = 2048;
 // Rows over kRowMaxRow with K <= kSlots, types up to 32 bits, in one dispatch (planChunk, topk_chunk.comp):
 // chunks of kChunk elements, each narrowed by its workgroup to at most B candidates (at least K, at most
 // kChunkMaxB unless K is larger), chunks * B <= kChunk so that the row's last workgroup holds them all in
@@ -335,27 +335,29 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     plan.dispatches.back().arg = 1; // gather
 
     // Sort each row's list (its length is state word 3) by sample sort and write its first K
-    // (glsl/include/ripple/topk_list.glsl): splitters, bucket counts, the entries bucketed, buckets sorted.
-    // The tile-and-merge sort it replaced took 11 dependent levels (H100, (1,16777216) K=65536: 122 us of
-    // 184; bench/NOTES.md, issue 21, sixth session).
+    // (glsl/include/ripple/topk_list.glsl): bucket counts (each workgroup sorting the row's samples itself),
+    // the entries bucketed, each bucket sorted in registers. The tile-and-merge sort it replaced took 11
+    // dependent levels (H100, (1,16777216) K=65536: 122 us of 184; bench/NOTES.md, issue 21, sixth session).
+    const uint64_t B = listBucketsForTests ? listBucketsForTests : kListBuckets;
     const uint64_t chunkCount = (capacity + kListChunk - 1) / kListChunk;
-    const uint64_t splitBytes = rows * kListBuckets * 8, countBytes = rows * kListBuckets * 8,
-                   idBytes = rows * capacity * 4;
-    if (std::max({splitBytes, idBytes, listBytes}) > limits.maxStorageBufferRange ||
-        rows * chunkCount > 0xFFFFFFFFull || rows * (kListBuckets / kListGroup) > 0xFFFFFFFFull)
+    const uint64_t idBytes = rows * capacity * 4, startBytes = rows * B * 4, countBytes = rows * 2 * B * 4;
+    if (std::max({idBytes, listBytes, countBytes}) > limits.maxStorageBufferRange ||
+        rows * chunkCount > 0xFFFFFFFFull || rows * B > 0xFFFFFFFFull)
         return unsupported(op, "its list sort needs more than the device's maxStorageBufferRange (" +
                                    std::to_string(limits.maxStorageBufferRange) + ") in one binding");
-    const PlanBinding splitters{BindingKind::Scratch, 0, align(plan.scratchBytes), splitBytes};
-    const PlanBinding counts{BindingKind::Scratch, 0, align(splitters.offset + splitBytes), countBytes};
-    const PlanBinding ids{BindingKind::Scratch, 0, align(counts.offset + countBytes), idBytes};
+    const PlanBinding ids{BindingKind::Scratch, 0, align(plan.scratchBytes), idBytes};
     const PlanBinding bucketed{BindingKind::Scratch, 0, align(ids.offset + idBytes), listBytes};
-    plan.scratchBytes = bucketed.offset + listBytes;
-    dispatch("topk_list_split", {params, list, state, splitters, counts}, rows, false);
-    dispatch("topk_list_count", {params, list, state, splitters, counts, ids}, rows * chunkCount, false);
-    dispatch("topk_list_scatter", {params, list, state, counts, ids, bucketed}, rows * chunkCount, false);
+    const PlanBinding starts{BindingKind::Scratch, 0, align(bucketed.offset + listBytes), startBytes};
+    plan.scratchBytes = starts.offset + startBytes;
+    const PlanBinding counts{BindingKind::ZeroedScratch, 0, align(plan.zeroedScratchBytes), countBytes};
+    plan.zeroedScratchBytes = counts.offset + countBytes;
+    plan.params.push_back(static_cast<uint32_t>(B)); // [44]
+    dispatch("topk_list_count", {params, list, state, counts, ids}, rows * chunkCount, true);
+    dispatch("topk_list_scatter", {params, list, state, counts, ids, bucketed, starts}, rows * chunkCount,
+             false);
     dispatch(std::string("topk_list_sort.") + elementClass(in.DataType),
-             {params, input, counts, bucketed, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}},
-             rows * (kListBuckets / kListGroup), false);
+             {params, input, counts, starts, bucketed, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}},
+             rows * B, true);
     return plan;
 }
 
@@ -452,6 +454,7 @@ Result<Plan> planRow(Plan plan, const TopKDesc& desc, uint64_t rows) {
 uint64_t selectCapacityForTests = 0;
 bool chunkDisabledForTests = false;
 uint32_t listSlotsForTests = 0;
+uint32_t listBucketsForTests = 0;
 
 Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
     const char* op = "TopK";
@@ -570,7 +573,7 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
     plan.dispatches.push_back(tile);
     for (uint32_t l = 0; l < levels; ++l) {
         PlanDispatch merge;
-        merge.kernel = "topk_merge." + keyw + ".fixed";
+        merge.kernel = "topk_merge." + keyw;
         merge.bindings = {{BindingKind::Params}, region(l), region(l + 1)};
         merge.arg = l;
         merge.groups = groupsFor(rows * runCount(tiles, l) * runCapacity(K, T, l));

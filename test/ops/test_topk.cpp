@@ -639,22 +639,31 @@ TEST_CASE("TopK with K over 1024 on long rows: sampled selection, then the candi
             }
         }
     }
-    // Sort workgroups of at most 16 or 300 entries: most buckets (about L / 2048 entries each) are sorted in
-    // place in global memory, and runs of small ones share a workgroup's shared-memory sort.
+    // Seams: 64 buckets per row (about L / 64 entries each: every register-sort size from 2 to 2048 entries
+    // runs), and sort workgroups of at most 16 or 300 entries (most buckets sorted in place in the list).
     struct Restore {
-        ~Restore() { core::selectCapacityForTests = 0, core::listSlotsForTests = 0; }
+        ~Restore() {
+            core::selectCapacityForTests = 0, core::listSlotsForTests = core::listBucketsForTests = 0;
+        }
     } restore;
-    for (uint32_t slots : {16u, 300u}) {
-        core::listSlotsForTests = slots;
-        for (DataType type : {DataType::Float32, DataType::Float16, DataType::Int8}) {
-            for (Data how : {Data::Random, Data::AllEqual, Data::Narrow}) {
-                rt::HostTensor input(type, {3, 200003});
-                fillData(input, rng, how);
-                const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
-                checkTopK(rt::device(), input, 1, 10007, dir, DataType::UInt32);
+    for (uint32_t buckets : {64u, 2048u}) {
+        for (uint32_t slots : {16u, 300u, 0u}) {
+            if (buckets == 2048u && slots == 0u) continue; // the default plan, above
+            core::listBucketsForTests = buckets;
+            core::listSlotsForTests = slots;
+            for (DataType type : {DataType::Float32, DataType::Float16, DataType::Int8}) {
+                for (Data how : {Data::Random, Data::AllEqual, Data::Narrow}) {
+                    rt::HostTensor input(type, {3, 200003});
+                    fillData(input, rng, how);
+                    const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
+                    const auto pref = rng() & 1 ? KernelPreference::Auto : KernelPreference::Portable;
+                    INFO("buckets " << buckets << ", sort slots " << slots);
+                    checkTopK(rt::device(pref), input, 1, 10007, dir, DataType::UInt32);
+                }
             }
         }
     }
+    core::listBucketsForTests = 0;
     core::listSlotsForTests = 0;
     core::selectCapacityForTests = 16;
     for (DataType type : {DataType::Float32, DataType::UInt8}) {
