@@ -1,33 +1,30 @@
 // SPDX-License-Identifier: MIT
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// TopK for large K, list sort step 3 (ripple/topk_list.glsl): a workgroup per bucket of a row's bucketed
+// TopK for large K, list sort step 4 (ripple/topk_list.glsl): a workgroup per bucket of a row's bucketed
 // list. It sets the bucket's count and cursor back to zero (zeroed scratch) and, if the bucket starts before
-// K, sorts it in registers (ripple/register_sort.glsl; in place in the list when it holds more than
-// LIST_SORT_SLOTS) and writes its entries that rank before K: index, and value bit for bit from the input.
-// MODE fast: the sort exchanges by subgroup shuffles.
+// K, ranks its entries by counting in shared memory (a bucket holds about L / B, 86 on (1,16777216)
+// K=65536: a sort's dependent steps would cost more than n / 256 * n independent comparisons; H100,
+// bench/NOTES.md issue 21, sixth session), or sorts it in place in the list when it holds more than
+// LIST_SORT_SLOTS, and writes its entries that rank before K: index, and value bit for bit from the input.
 // Bindings: 1 input, 2 counts and cursors (zeroed scratch), 3 starts, 4 bucketed lists, 5 values, 6 indices.
-layout(local_size_x = 256) in;
+layout(local_size_x = 512) in;  // a bucket's n * n comparisons over 512 invocations (the largest decide)
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
 #include "ripple/common.glsl"
 #include "ripple/topk.glsl"
 #include "ripple/topk_list.glsl"
-#include "ripple/scan.glsl"
 
 layout(std430, binding = 1) readonly buffer Input { uint inputWords[]; };
 layout(std430, binding = 2) buffer Counts { uint counts[]; };
 layout(std430, binding = 3) readonly buffer Starts { uint starts[]; };
-// Coherent: a bucket too large for registers is sorted here, across the workgroup's barriers.
+// Coherent: a bucket too large for shared memory is sorted here, across the workgroup's barriers.
 layout(std430, binding = 4) coherent buffer Bucketed { uint bucketed[]; };
 layout(std430, binding = 5) buffer Values { uint values[]; };
 layout(std430, binding = 6) writeonly buffer IndicesOut { uint indicesOut[]; };
 
-shared uint sExchangeKey[LIST_SLOTS];
-shared uint sExchangeIdx[LIST_SLOTS];
-#define RSORT_KEYS sExchangeKey
-#define RSORT_IDXS sExchangeIdx
-#include "ripple/register_sort.glsl"
+shared uint sKey[LIST_SLOTS];
+shared uint sIdx[LIST_SLOTS];
 #include "ripple/topk_write.glsl"
 
 // Sorts entries [first, first + n) of the bucketed list in place: the bitonic network of the next power of
@@ -39,13 +36,13 @@ void sortInPlace(uint first, uint n) {
     while (P2 < n) P2 <<= 1u;
     for (uint k = 2u; k <= P2; k <<= 1u) {
         for (uint d = k >> 1u; d > 0u; d >>= 1u) {
-            for (uint p = gl_LocalInvocationID.x; p < P2 / 2u; p += 256u) {
+            for (uint p = gl_LocalInvocationID.x; p < P2 / 2u; p += 512u) {
                 const uint lo = ((p & ~(d - 1u)) << 1u) | (p & (d - 1u));
                 const uint hi = d == (k >> 1u) ? (lo ^ (k - 1u)) : (lo + d);
                 if (hi >= n) continue;
                 const uvec2 a = uvec2(bucketed[(first + lo) * 2u], bucketed[(first + lo) * 2u + 1u]);
                 const uvec2 b = uvec2(bucketed[(first + hi) * 2u], bucketed[(first + hi) * 2u + 1u]);
-                if (rsortBefore(b.x, b.y, a.x, a.y)) {
+                if (listBefore(b.x, b.y, a.x, a.y) != 0u) {
                     bucketed[(first + lo) * 2u] = b.x;
                     bucketed[(first + lo) * 2u + 1u] = b.y;
                     bucketed[(first + hi) * 2u] = a.x;
@@ -59,7 +56,7 @@ void sortInPlace(uint first, uint n) {
 }
 
 void main() {
-    const uint C = SELECT_CAPACITY, B = LIST_B, K = TOPK_K, lid = gl_LocalInvocationID.x, x = scanIndex();
+    const uint C = SELECT_CAPACITY, B = LIST_B, K = TOPK_K, lid = gl_LocalInvocationID.x;
     for (uint g = gl_WorkGroupID.x; g < TOPK_ROWS * B; g += pc.groupCount) {
         const uint row = g / B, bucket = g % B, list = row * C;
         const uint n = counts[row * 2u * B + bucket], pos = starts[row * B + bucket];
@@ -69,22 +66,28 @@ void main() {
         const uint rowBase = viewOffset(TOPK_ROW_VIEW, row);
         if (n > LIST_SORT_SLOTS) {
             sortInPlace(list + pos, n);
-            for (uint i = lid; i < n && pos + i < K; i += 256u)
+            for (uint i = lid; i < n && pos + i < K; i += 512u)
                 writeWinner(row, rowBase, pos + i, bucketed[(list + pos + i) * 2u + 1u]);
             continue;
         }
-        uint P2 = 2u;
-        while (P2 < n) P2 <<= 1u;
-        uint key[RSORT_SLOTS], idx[RSORT_SLOTS];
-        [[unroll]] for (uint s = 0u; s < RSORT_SLOTS; ++s) {
-            const uint i = (s << 8u) | x;
-            key[s] = i < n ? bucketed[(list + pos + i) * 2u] : 0xFFFFFFFFu;
-            idx[s] = i < n ? bucketed[(list + pos + i) * 2u + 1u] : 0xFFFFFFFFu;
+        for (uint i = lid; i < n; i += 512u) {
+            sKey[i] = bucketed[(list + pos + i) * 2u];
+            sIdx[i] = bucketed[(list + pos + i) * 2u + 1u];
         }
-        registerSort(key, idx, P2);
-        [[unroll]] for (uint s = 0u; s < RSORT_SLOTS; ++s) {
-            const uint i = (s << 8u) | x;
-            if (i < n && pos + i < K) writeWinner(row, rowBase, pos + i, idx[s]);
+        barrier();
+        // Each entry's place: the bucket's entries before it (all distinct), four independent sums.
+        for (uint e = lid; e < n; e += 512u) {
+            const uint key = sKey[e], idx = sIdx[e];
+            uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, j = 0u;
+            for (; j + 4u <= n; j += 4u) {
+                r0 += listBefore(sKey[j], sIdx[j], key, idx);
+                r1 += listBefore(sKey[j + 1u], sIdx[j + 1u], key, idx);
+                r2 += listBefore(sKey[j + 2u], sIdx[j + 2u], key, idx);
+                r3 += listBefore(sKey[j + 3u], sIdx[j + 3u], key, idx);
+            }
+            for (; j < n; ++j) r0 += listBefore(sKey[j], sIdx[j], key, idx);
+            const uint rank = r0 + r1 + r2 + r3;
+            if (pos + rank < K) writeWinner(row, rowBase, pos + rank, idx);
         }
         barrier();
     }

@@ -17,11 +17,11 @@ extern uint64_t selectCapacityForTests;
 // Tests only: when set, TopK never plans the one-dispatch chunk strategy, so that tests reach sampled
 // selection on rows the chunks would take.
 extern bool chunkDisabledForTests;
-// Tests only: when nonzero, the most entries a TopK list sort workgroup sorts in registers (at most
+// Tests only: when nonzero, the most entries a TopK list sort workgroup ranks in shared memory (at most
 // topk_list.glsl's LIST_SLOTS), so that tests reach the in-place sort of a large bucket without crafted data.
 extern uint32_t listSlotsForTests;
 // Tests only: when nonzero, the buckets per row of TopK's list sort (a power of 2 from 64 to 2048), so that
-// tests reach buckets of every register-sort size.
+// tests reach larger buckets.
 extern uint32_t listBucketsForTests;
 
 // Pieces shared by the planners.

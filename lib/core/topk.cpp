@@ -335,29 +335,32 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     plan.dispatches.back().arg = 1; // gather
 
     // Sort each row's list (its length is state word 3) by sample sort and write its first K
-    // (glsl/include/ripple/topk_list.glsl): bucket counts (each workgroup sorting the row's samples itself),
-    // the entries bucketed, each bucket sorted in registers. The tile-and-merge sort it replaced took 11
-    // dependent levels (H100, (1,16777216) K=65536: 122 us of 184; bench/NOTES.md, issue 21, sixth session).
+    // (glsl/include/ripple/topk_list.glsl): splitters from a sample of the list, bucket counts, the entries
+    // bucketed, each bucket ranked. The tile-and-merge sort it replaced took 11 dependent levels (H100,
+    // (1,16777216) K=65536: 122 us of 184; bench/NOTES.md, issue 21, sixth session).
     const uint64_t B = listBucketsForTests ? listBucketsForTests : kListBuckets;
     const uint64_t chunkCount = (capacity + kListChunk - 1) / kListChunk;
-    const uint64_t idBytes = rows * capacity * 4, startBytes = rows * B * 4, countBytes = rows * 2 * B * 4;
+    const uint64_t splitBytes = rows * B * 8, idBytes = rows * capacity * 4, startBytes = rows * B * 4,
+                   countBytes = rows * 2 * B * 4;
     if (std::max({idBytes, listBytes, countBytes}) > limits.maxStorageBufferRange ||
         rows * chunkCount > 0xFFFFFFFFull || rows * B > 0xFFFFFFFFull)
         return unsupported(op, "its list sort needs more than the device's maxStorageBufferRange (" +
                                    std::to_string(limits.maxStorageBufferRange) + ") in one binding");
-    const PlanBinding ids{BindingKind::Scratch, 0, align(plan.scratchBytes), idBytes};
+    const PlanBinding splitters{BindingKind::Scratch, 0, align(plan.scratchBytes), splitBytes};
+    const PlanBinding ids{BindingKind::Scratch, 0, align(splitters.offset + splitBytes), idBytes};
     const PlanBinding bucketed{BindingKind::Scratch, 0, align(ids.offset + idBytes), listBytes};
     const PlanBinding starts{BindingKind::Scratch, 0, align(bucketed.offset + listBytes), startBytes};
     plan.scratchBytes = starts.offset + startBytes;
     const PlanBinding counts{BindingKind::ZeroedScratch, 0, align(plan.zeroedScratchBytes), countBytes};
     plan.zeroedScratchBytes = counts.offset + countBytes;
     plan.params.push_back(static_cast<uint32_t>(B)); // [44]
-    dispatch("topk_list_count", {params, list, state, counts, ids}, rows * chunkCount, true);
+    dispatch("topk_list_split", {params, list, state, splitters}, rows * (B / 16), false);
+    dispatch("topk_list_count", {params, list, state, splitters, counts, ids}, rows * chunkCount, false);
     dispatch("topk_list_scatter", {params, list, state, counts, ids, bucketed, starts}, rows * chunkCount,
              false);
     dispatch(std::string("topk_list_sort.") + elementClass(in.DataType),
              {params, input, counts, starts, bucketed, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}},
-             rows * B, true);
+             rows * B, false);
     return plan;
 }
 

@@ -639,8 +639,8 @@ TEST_CASE("TopK with K over 1024 on long rows: sampled selection, then the candi
             }
         }
     }
-    // Seams: 64 buckets per row (about L / 64 entries each: every register-sort size from 2 to 2048 entries
-    // runs), and sort workgroups of at most 16 or 300 entries (most buckets sorted in place in the list).
+    // Seams: 64 buckets per row (about L / 64 entries each, up to the most a sort workgroup ranks), and sort
+    // workgroups of at most 16 or 300 entries (most buckets sorted in place in the list).
     struct Restore {
         ~Restore() {
             core::selectCapacityForTests = 0, core::listSlotsForTests = core::listBucketsForTests = 0;

@@ -189,16 +189,17 @@ TEST_CASE(
         CHECK(sampled);
     }
     // K over 1024 on rows at least 8 K long: sampled selection gathering a list (final step in gather mode),
-    // which the three steps of a sample sort order and write.
+    // which the four steps of a sample sort order and write.
     auto largeK = core::planTopK(topk({1, 1000000}, 1, 4096), limits());
     REQUIRE(largeK.ok());
     const auto& large = largeK.value().dispatches;
-    REQUIRE(large.size() == 6);
+    REQUIRE(large.size() == 7);
     CHECK(large[2].kernel == "topk_select_final.f32");
     CHECK(large[2].arg == 1);
-    CHECK(large[3].kernel == "topk_list_count");
-    CHECK(large[4].kernel == "topk_list_scatter");
-    CHECK(large[5].kernel == "topk_list_sort.b32");
+    CHECK(large[3].kernel == "topk_list_split");
+    CHECK(large[4].kernel == "topk_list_count");
+    CHECK(large[5].kernel == "topk_list_scatter");
+    CHECK(large[6].kernel == "topk_list_sort.b32");
     // Nearer the whole row: tiles and merges over the row.
     CHECK(core::planTopK(topk({1, 100000}, 1, 20000), limits()).value().dispatches.front().kernel ==
           "topk_tile.f32");
