@@ -53,6 +53,7 @@ void main() {
         }
         for (uint j = lid; j < B; j += 256u) sCount[j] = 0u;
         barrier();
+        RIPPLE_MARK(0);  // phases (PROFILE builds): loads, buckets, the row's counts
         [[unroll]] for (uint u = 0u; u < E; ++u) {
             const uint i = first + u * 256u + lid;
             if (i < L) {
@@ -62,8 +63,10 @@ void main() {
             }
         }
         barrier();
+        RIPPLE_MARK(1);
         for (uint j = lid; j < B; j += 256u)
             if (sCount[j] != 0u) atomicAdd(counts[row * 2u * B + j], sCount[j]);
         barrier();
+        RIPPLE_MARK(2);
     }
 }

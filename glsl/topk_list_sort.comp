@@ -75,6 +75,7 @@ void main() {
             sIdx[i] = bucketed[(list + pos + i) * 2u + 1u];
         }
         barrier();
+        RIPPLE_MARK(0);  // phases (PROFILE builds): loads, ranks and writes
         // Each entry's place: the bucket's entries before it (all distinct), four independent sums.
         for (uint e = lid; e < n; e += 512u) {
             const uint key = sKey[e], idx = sIdx[e];
@@ -90,5 +91,6 @@ void main() {
             if (pos + rank < K) writeWinner(row, rowBase, pos + rank, idx);
         }
         barrier();
+        RIPPLE_MARK(1);
     }
 }
