@@ -342,7 +342,7 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     const uint64_t chunkCount = (capacity + kListChunk - 1) / kListChunk;
     const uint64_t splitBytes = rows * B * 8, idBytes = rows * capacity * 4, startBytes = rows * B * 4,
                    countBytes = rows * 2 * B * 4;
-    if (std::max({idBytes, listBytes, countBytes}) > limits.maxStorageBufferRange ||
+    if (std::max({splitBytes, idBytes, listBytes, countBytes}) > limits.maxStorageBufferRange ||
         rows * chunkCount > 0xFFFFFFFFull || rows * B > 0xFFFFFFFFull)
         return unsupported(op, "its list sort needs more than the device's maxStorageBufferRange (" +
                                    std::to_string(limits.maxStorageBufferRange) + ") in one binding");
