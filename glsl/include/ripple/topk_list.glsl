@@ -3,7 +3,7 @@
 // index) with L >= K (topk_select_final's gather mode puts L in state word 3), sorted by sample sort and its
 // first K written. Four dispatches:
 //   1. topk_list_split: B samples of the list, one at a pseudo-random position of each of B equal strata of
-//      it, put in order by ranking (B / 64 workgroups per row): sample j >= 1 of that order opens bucket j,
+//      it, put in order by ranking (B / 16 workgroups per row): sample j >= 1 of that order opens bucket j,
 //      bucket 0 holds what precedes sample 1.
 //   2. topk_list_count: a workgroup per LIST_CHUNK list entries finds each entry's bucket (a binary search
 //      over the samples in (rank, index) order), keeps it in the bucket ids, and adds its chunk's counts to
