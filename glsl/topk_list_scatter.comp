@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// TopK for large K, list sort step 2 (ripple/topk_list.glsl): each workgroup takes the LIST_CHUNK entries of
+// TopK for large K, list sort step 3 (ripple/topk_list.glsl): each workgroup takes the LIST_CHUNK entries of
 // a row's candidate list that topk_list_count took, and puts each one whose bucket starts before K in the
 // bucketed list: at its bucket's start (the exclusive sum of the row's counts) plus its place among the
 // bucket's entries (a cursor per bucket reserves the chunk's share, a shared counter orders the chunk's).

@@ -8,7 +8,8 @@
 // bench/NOTES.md issue 21, sixth session), or sorts it in place in the list when it holds more than
 // LIST_SORT_SLOTS, and writes its entries that rank before K: index, and value bit for bit from the input.
 // Bindings: 1 input, 2 counts and cursors (zeroed scratch), 3 starts, 4 bucketed lists, 5 values, 6 indices.
-layout(local_size_x = 512) in;  // a bucket's n * n comparisons over 512 invocations (the largest decide)
+#define INVOCATIONS 512u  // a bucket's n * n comparisons over 512 invocations (the largest buckets decide)
+layout(local_size_x = INVOCATIONS) in;
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
 #include "ripple/common.glsl"
@@ -36,7 +37,7 @@ void sortInPlace(uint first, uint n) {
     while (P2 < n) P2 <<= 1u;
     for (uint k = 2u; k <= P2; k <<= 1u) {
         for (uint d = k >> 1u; d > 0u; d >>= 1u) {
-            for (uint p = gl_LocalInvocationID.x; p < P2 / 2u; p += 512u) {
+            for (uint p = gl_LocalInvocationID.x; p < P2 / 2u; p += INVOCATIONS) {
                 const uint lo = ((p & ~(d - 1u)) << 1u) | (p & (d - 1u));
                 const uint hi = d == (k >> 1u) ? (lo ^ (k - 1u)) : (lo + d);
                 if (hi >= n) continue;
@@ -66,18 +67,18 @@ void main() {
         const uint rowBase = viewOffset(TOPK_ROW_VIEW, row);
         if (n > LIST_SORT_SLOTS) {
             sortInPlace(list + pos, n);
-            for (uint i = lid; i < n && pos + i < K; i += 512u)
+            for (uint i = lid; i < n && pos + i < K; i += INVOCATIONS)
                 writeWinner(row, rowBase, pos + i, bucketed[(list + pos + i) * 2u + 1u]);
             continue;
         }
-        for (uint i = lid; i < n; i += 512u) {
+        for (uint i = lid; i < n; i += INVOCATIONS) {
             sKey[i] = bucketed[(list + pos + i) * 2u];
             sIdx[i] = bucketed[(list + pos + i) * 2u + 1u];
         }
         barrier();
         RIPPLE_MARK(0);  // phases (PROFILE builds): loads, ranks and writes
         // Each entry's place: the bucket's entries before it (all distinct), four independent sums.
-        for (uint e = lid; e < n; e += 512u) {
+        for (uint e = lid; e < n; e += INVOCATIONS) {
             const uint key = sKey[e], idx = sIdx[e];
             uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, j = 0u;
             for (; j + 4u <= n; j += 4u) {

@@ -27,7 +27,8 @@ shared uint sRank[16];
 
 // 1 if sample i comes before sample j (entry key, idx): by entry, equal entries by sample number.
 uint sampleBefore(uint i, uint key, uint idx, uint j) {
-    return listBefore(sKey[i], sIdx[i], key, idx) | (uint(sKey[i] == key) & uint(sIdx[i] == idx) & uint(i < j));
+    const uint same = uint(sKey[i] == key) & uint(sIdx[i] == idx);
+    return listBefore(sKey[i], sIdx[i], key, idx) | (same & uint(i < j));
 }
 
 void main() {
