@@ -172,12 +172,13 @@ void main() {
         const uint p = prefix >> shift;
         uint mine = 0u;
         [[dont_unroll]] for (uint j = 0u; j < PER; ++j)
-            mine += (keyAt(j) >> shift) < p || ((keyAt(j) >> shift) == p && j * 256u + lid <= last) ? 1u : 0u;
+            mine += uint((keyAt(j) >> shift) < p) |
+                    (uint((keyAt(j) >> shift) == p) & uint(j * 256u + lid <= last));  // branch-free
         uint total;
         uint at = workgroupExclusiveAdd(mine, total);
         [[dont_unroll]] for (uint j = 0u; j < PER; ++j) {
             const uint i = j * 256u + lid;
-            if ((keyAt(j) >> shift) < p || ((keyAt(j) >> shift) == p && i <= last)) {
+            if ((uint((keyAt(j) >> shift) < p) | (uint((keyAt(j) >> shift) == p) & uint(i <= last))) != 0u) {
                 sKey[0][at] = keyAt(j);
                 sIdx[at] = i;
                 ++at;

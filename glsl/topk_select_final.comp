@@ -95,11 +95,11 @@ void takeBest(uint count) {
         for (int shift = 22; shift >= 0; shift -= 11) {
             for (uint b = lid; b < SELECT_BINS; b += 256u) sBins[b] = 0u;
             barrier();
-            const uint above = uint(shift) + 11u;
+            const uint above = uint(shift) + 11u, high = above >= 32u ? 0u : 0xFFFFFFFFu << above;
             for (uint i = lid; i < count; i += 256u) {
                 uint key, idx;
                 selectEntry(i, key, idx);
-                if (key == T && (above >= 32u || (idx >> above) == (prefix >> above)))
+                if ((uint(key == T) & uint(((idx ^ prefix) & high) == 0u)) != 0u)  // branch-free test
                     atomicAdd(sBins[(idx >> uint(shift)) & 0x7FFu], 1u);
             }
             findBucket(need);
@@ -114,7 +114,8 @@ void takeBest(uint count) {
     for (uint i = lid; i < count; i += 256u) {
         uint key, idx;
         selectEntry(i, key, idx);
-        if ((key >> shift) < t || ((key >> shift) == t && idx <= lastIndex)) take(key, idx);
+        if ((uint((key >> shift) < t) | (uint((key >> shift) == t) & uint(idx <= lastIndex))) != 0u)
+            take(key, idx);
     }
 }
 

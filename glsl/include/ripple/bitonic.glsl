@@ -6,24 +6,28 @@
 shared uint sKey[KEYW][SLOTS];
 shared uint sIdx[SLOTS];
 
-bool slotLess(uint a, uint b) {
-    [[unroll]] for (uint w = 0u; w < KEYW; ++w) {
-        if (sKey[w][a] != sKey[w][b]) return sKey[w][a] < sKey[w][b];
-    }
-    return sIdx[a] < sIdx[b];
-}
-
+// Slots lo and hi in order: both entries read, compared and written back without a branch (glslang
+// compiles an early return, `||` and `&&` into branches, about 100 cycles each on the H100: bench/NOTES.md,
+// issue 21).
 void orderPair(uint lo, uint hi) {
-    if (slotLess(hi, lo)) {
-        [[unroll]] for (uint w = 0u; w < KEYW; ++w) {
-            uint t = sKey[w][lo];
-            sKey[w][lo] = sKey[w][hi];
-            sKey[w][hi] = t;
-        }
-        uint t = sIdx[lo];
-        sIdx[lo] = sIdx[hi];
-        sIdx[hi] = t;
+    uint keyLo[KEYW], keyHi[KEYW];
+    [[unroll]] for (uint w = 0u; w < KEYW; ++w) {
+        keyLo[w] = sKey[w][lo];
+        keyHi[w] = sKey[w][hi];
     }
+    const uint idxLo = sIdx[lo], idxHi = sIdx[hi];
+    uint swap = uint(idxHi < idxLo);  // hi before lo, from the last word up
+    [[unroll]] for (int w = int(KEYW) - 1; w >= 0; --w)
+        swap = uint(keyHi[w] < keyLo[w]) | (uint(keyHi[w] == keyLo[w]) & swap);
+    const uint mask = 0u - swap;
+    [[unroll]] for (uint w = 0u; w < KEYW; ++w) {
+        const uint change = (keyLo[w] ^ keyHi[w]) & mask;
+        sKey[w][lo] = keyLo[w] ^ change;
+        sKey[w][hi] = keyHi[w] ^ change;
+    }
+    const uint change = (idxLo ^ idxHi) & mask;
+    sIdx[lo] = idxLo ^ change;
+    sIdx[hi] = idxHi ^ change;
 }
 
 

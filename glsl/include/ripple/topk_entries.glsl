@@ -113,7 +113,8 @@ void selectEntries(uint count, uint need, uint budget, uint indexBits) {
     gLast = last;
 }
 
-// Is entry e among the selected: below the early stop's bound, or up to the need-th (key, index)?
+// Is entry e among the selected: below the early stop's bound, or up to the need-th (key, index)? The `||`
+// and `&&` stay short-circuit (branches) here: entryIndex can be a global load, wanted only on equal keys.
 bool selected(uint e) {
     const uint k = sEntry[e];
     if (gEarly) return (k >> gShiftAt) <= (gPrefix >> gShiftAt);

@@ -30,16 +30,18 @@
 #define LANE_PART_LENGTH P(31)
 #define LANE_KEY_BITS P(32)
 
+// entryBefore: 1 when entry (a, ai) comes before (b, bi). Branch-free: glslang compiles `||` and `&&` into
+// branches, which cost about 100 cycles each in the H100's unrolled loops (bench/NOTES.md, issue 21).
 #if KEYW == 2
 #define LaneKey uvec2
 #define LANE_KEY_WORST uvec2(0xFFFFFFFFu)
-bool keyLess(uvec2 a, uvec2 b) { return a.x < b.x || (a.x == b.x && a.y < b.y); }
-bool keyEqual(uvec2 a, uvec2 b) { return a.x == b.x && a.y == b.y; }
+uint entryBefore(uvec2 a, uint ai, uvec2 b, uint bi) {
+    return uint(a.x < b.x) | (uint(a.x == b.x) & (uint(a.y < b.y) | (uint(a.y == b.y) & uint(ai < bi))));
+}
 #else
 #define LaneKey uint
 #define LANE_KEY_WORST 0xFFFFFFFFu
-bool keyLess(uint a, uint b) { return a < b; }
-bool keyEqual(uint a, uint b) { return a == b; }
+uint entryBefore(uint a, uint ai, uint b, uint bi) { return uint(a < b) | (uint(a == b) & uint(ai < bi)); }
 #endif
 
 LaneKey gKey[KMAX];
@@ -53,14 +55,14 @@ void laneClear() {
 }
 
 bool laneBeats(LaneKey key, uint idx) {
-    return keyLess(key, gKey[KMAX - 1u]) || (keyEqual(key, gKey[KMAX - 1u]) && idx < gIdx[KMAX - 1u]);
+    return entryBefore(key, idx, gKey[KMAX - 1u], gIdx[KMAX - 1u]) != 0u;
 }
 
 // Inserts (key, idx) where it belongs; the worst entry falls off the end. Unrolled so that the list stays in
 // registers (a dynamically indexed array would go to local memory).
 void laneInsert(LaneKey key, uint idx) {
     [[unroll]] for (uint s = 0u; s < KMAX; ++s) {
-        const bool before = keyLess(key, gKey[s]) || (keyEqual(key, gKey[s]) && idx < gIdx[s]);
+        const bool before = entryBefore(key, idx, gKey[s], gIdx[s]) != 0u;
         const LaneKey k = gKey[s];
         const uint i = gIdx[s];
         gKey[s] = before ? key : k;

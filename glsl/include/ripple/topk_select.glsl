@@ -25,12 +25,9 @@
 uint digitShift(uint q) { return P(37u + q) & 0xFFu; }
 uint digitWidth(uint q) { return P(37u + q) >> 8u; }
 uint digitOf(uint k, uint q) { return (k >> digitShift(q)) & ((1u << digitWidth(q)) - 1u); }
-// Does rank key k agree with the prefix on digits 0..q? (q = -1: no digit, always.)
-bool matchThrough(uint k, uint prefix, int q) {
-    if (q < 0) return true;
-    const uint s = digitShift(uint(q));
-    return (k >> s) == (prefix >> s);
-}
+// The bits of digits 0..q (q = -1: none): a key agrees with a prefix through digit q when
+// ((key ^ prefix) & resolvedBits(q)) == 0.
+uint resolvedBits(int q) { return q < 0 ? 0u : 0xFFFFFFFFu << digitShift(uint(q)); }
 
 #if defined(ORDER_KEY_DEFINED)
 // The rank key mapping, read from params once per kernel by rankKeySetup().
@@ -90,6 +87,7 @@ uint selectByRank(uint count, inout uint need, out uint ties, out uint shift) {
     ties = 0u;
     shift = 0u;
     for (uint q = 0u; q < SELECT_DIGITS; ++q) {
+        const uint resolved = resolvedBits(int(q) - 1);
         for (uint b = lid; b < SELECT_BINS; b += 256u) sBins[b] = 0u;
         barrier();
         for (uint i0 = lid; i0 < count; i0 += 256u * 8u) {
@@ -99,8 +97,8 @@ uint selectByRank(uint count, inout uint need, out uint ties, out uint shift) {
                 key[u] = 0u;
                 if (i0 + u * 256u < count) selectEntry(i0 + u * 256u, key[u], idx);
             }
-            [[unroll]] for (uint u = 0u; u < 8u; ++u)
-                if (i0 + u * 256u < count && matchThrough(key[u], prefix, int(q) - 1))
+            [[unroll]] for (uint u = 0u; u < 8u; ++u)  // one branch, not the three of `&&`
+                if ((uint(i0 + u * 256u < count) & uint(((key[u] ^ prefix) & resolved) == 0u)) != 0u)
                     atomicAdd(sBins[digitOf(key[u], q)], 1u);
         }
         findBucket(need);

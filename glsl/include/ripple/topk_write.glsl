@@ -40,6 +40,12 @@ void writeWinner(uint row, uint rowBase, uint r, uint idx) {
 #endif
 }
 
+// 1 when entry (ak, ai) comes before (bk, bi). Branch-free: glslang turns `a < b || (a == b && c < d)` into
+// branches, which cost about 100 cycles a comparison in a loop on the H100 (topk_list.glsl's listBefore).
+uint winnerBefore(uint ak, uint ai, uint bk, uint bi) {
+    return uint(ak < bk) | (uint(ak == bk) & uint(ai < bi));
+}
+
 #if defined(SLOTS) && defined(MODE_fast) && KEYW == 1
 // The bitonic network of sortFirst(P2), P2 <= 256, with one entry per invocation in registers: invocation x
 // (scanIndex()) holds slot x; partners within a subgroup are exchanged by shuffles, farther ones through the
@@ -63,7 +69,7 @@ void sortWinnersInRegisters(uint row, uint rowBase, uint P2) {
                 otherIdx = sIdx[x ^ mask];
                 barrier();
             }
-            const bool otherFirst = otherKey < key || (otherKey == key && otherIdx < idx);
+            const bool otherFirst = winnerBefore(otherKey, otherIdx, key, idx) != 0u;
             if (((x & d) == 0u) == otherFirst) {  // the lower slot of the pair keeps the smaller entry
                 key = otherKey;
                 idx = otherIdx;
@@ -87,12 +93,12 @@ void writeWinners(uint row, uint rowBase) {
             uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u;
             uint j = 0u;
             for (; j + 4u <= K; j += 4u) {
-                r0 += (sKey[0][j] < key || (sKey[0][j] == key && sIdx[j] < idx)) ? 1u : 0u;
-                r1 += (sKey[0][j + 1u] < key || (sKey[0][j + 1u] == key && sIdx[j + 1u] < idx)) ? 1u : 0u;
-                r2 += (sKey[0][j + 2u] < key || (sKey[0][j + 2u] == key && sIdx[j + 2u] < idx)) ? 1u : 0u;
-                r3 += (sKey[0][j + 3u] < key || (sKey[0][j + 3u] == key && sIdx[j + 3u] < idx)) ? 1u : 0u;
+                r0 += winnerBefore(sKey[0][j], sIdx[j], key, idx);
+                r1 += winnerBefore(sKey[0][j + 1u], sIdx[j + 1u], key, idx);
+                r2 += winnerBefore(sKey[0][j + 2u], sIdx[j + 2u], key, idx);
+                r3 += winnerBefore(sKey[0][j + 3u], sIdx[j + 3u], key, idx);
             }
-            for (; j < K; ++j) r0 += (sKey[0][j] < key || (sKey[0][j] == key && sIdx[j] < idx)) ? 1u : 0u;
+            for (; j < K; ++j) r0 += winnerBefore(sKey[0][j], sIdx[j], key, idx);
             writeWinner(row, rowBase, r0 + r1 + r2 + r3, idx);
         }
     } else {
