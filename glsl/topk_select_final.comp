@@ -44,6 +44,32 @@ void selectEntry(uint i, out uint key, out uint idx) {
     }
 }
 
+// A list of at most HELD_MAX entries is held in registers, entry lid + 256 u in slot u, so that every pass
+// after the first load reads registers, not L2 (H100: each pass over the list was a chain of L2 loads, a
+// histogram and a scan, about 2 us). Larger lists, and the whole row, are read from their source each pass.
+#define HELD 8u
+#define HELD_MAX (256u * HELD)
+bool gHeld;
+uint gHeldKey[HELD], gHeldIdx[HELD];
+
+void holdList(uint count) {
+    [[unroll]] for (uint u = 0u; u < HELD; ++u) {  // all loads in flight before any use
+        const uint i = min(gl_LocalInvocationID.x + 256u * u, count - 1u);
+        gHeldKey[u] = candidates[gListBase + 2u * i];
+        gHeldIdx[u] = candidates[gListBase + 2u * i + 1u];
+    }
+}
+
+// Entry i = i0 + lid + 256 u of the source (u constant after unrolling, so the held slots stay registers).
+void entryOf(uint i0, uint u, out uint key, out uint idx) {
+    if (gHeld) {  // uniform
+        key = gHeldKey[u];
+        idx = gHeldIdx[u];
+    } else {
+        selectEntry(i0 + gl_LocalInvocationID.x + 256u * u, key, idx);
+    }
+}
+
 void take(uint key, uint idx) {
     const uint at = atomicAdd(sSlots, 1u);
     if (pc.arg != 0u) {  // into the list, after its first gGatherBase entries (at most K in all)
@@ -55,6 +81,48 @@ void take(uint key, uint idx) {
     }
 }
 
+// selectByRank (topk_select.glsl) over the held list. Its digits start at the highest bit in which some
+// entry differs from tau - 1 (every entry ranks below tau, so all agree above it): f32 candidates share
+// their sign, exponent and more, and a first digit at the top bits mostly resolved nothing.
+shared uint sSpread;
+uint selectHeld(uint count, uint tau, inout uint need, out uint ties, out uint shift) {
+    const uint lid = gl_LocalInvocationID.x, low = 32u - SELECT_KEY_BITS, reference = tau - 1u;
+    if (lid == 0u) sSpread = 0u;
+    barrier();
+    uint spread = 0u;
+    [[unroll]] for (uint u = 0u; u < HELD; ++u)
+        spread |= (gHeldKey[u] ^ reference) & (0u - uint(lid + 256u * u < count));
+#if defined(MODE_fast)
+    spread = subgroupOr(spread);
+    if (subgroupElect()) atomicOr(sSpread, spread);
+#else
+    if (spread != 0u) atomicOr(sSpread, spread);
+#endif
+    barrier();
+    int top = findMSB(sSpread);  // -1: every entry equals tau - 1
+    uint prefix = top < 0 ? reference : reference & ~((2u << uint(top)) - 1u);
+    ties = count;
+    shift = low;
+    while (top >= int(low)) {  // uniform
+        const uint s = uint(max(top - 10, int(low))), digitMask = (2u << (uint(top) - s)) - 1u;
+        const uint resolved = top >= 31 ? 0u : 0xFFFFFFFFu << uint(top + 1);
+        for (uint b = lid; b < SELECT_BINS; b += 256u) sBins[b] = 0u;
+        barrier();
+        [[unroll]] for (uint u = 0u; u < HELD; ++u)  // one branch, not the three of `&&`
+            if ((uint(lid + 256u * u < count) & uint(((gHeldKey[u] ^ prefix) & resolved) == 0u)) != 0u)
+                atomicAdd(sBins[(gHeldKey[u] >> s) & digitMask], 1u);
+        findBucket(need);
+        prefix |= sFoundBucket << s;
+        need -= sFoundBefore;
+        ties = sBins[sFoundBucket];
+        shift = s;
+        barrier();
+        if (ties == need) break;  // uniform: every entry of the bucket is wanted
+        top = int(s) - 1;
+    }
+    return prefix;
+}
+
 // Takes the K best of the source by (rank, index): radix selection of the K-th rank T, then, when only
 // some of the entries equal to T are wanted, the last wanted index among them: for at most TIE_GATHER ties
 // gathered in shared memory in the pass that takes the entries below T, each tie counting the smaller
@@ -62,21 +130,26 @@ void take(uint key, uint idx) {
 // the H100); for more, by radix selection over the entries.
 #define TIE_GATHER 256u
 shared uint sTieCount;
-void takeBest(uint count) {
+void takeBest(uint count, uint tau) {
     const uint lid = gl_LocalInvocationID.x;
+    gHeld = gFromList && count <= HELD_MAX;
+    if (gHeld) holdList(count);
     uint need = TOPK_K, ties, shift;
-    const uint T = selectByRank(count, need, ties, shift);
+    const uint T = gHeld ? selectHeld(count, tau, need, ties, shift) : selectByRank(count, need, ties, shift);
     if (need < ties && ties <= TIE_GATHER) {  // every digit resolved: ties are the entries equal to T
         if (lid == 0u) sTieCount = 0u;
         barrier();  // sBins is free after the selection
-        for (uint i = lid; i < count; i += 256u) {
-            uint key, idx;
-            selectEntry(i, key, idx);
-            if (key < T) {
-                take(key, idx);
-            } else if (key == T) {
-                const uint at = atomicAdd(sTieCount, 1u);
-                if (at < TIE_GATHER) sBins[at] = idx;
+        for (uint i0 = 0u; i0 < count; i0 += HELD_MAX) {
+            [[unroll]] for (uint u = 0u; u < HELD; ++u) {
+                if (i0 + lid + 256u * u >= count) continue;
+                uint key, idx;
+                entryOf(i0, u, key, idx);
+                if (key < T) {
+                    take(key, idx);
+                } else if (key == T) {
+                    const uint at = atomicAdd(sTieCount, 1u);
+                    if (at < TIE_GATHER) sBins[at] = idx;
+                }
             }
         }
         barrier();
@@ -96,11 +169,14 @@ void takeBest(uint count) {
             for (uint b = lid; b < SELECT_BINS; b += 256u) sBins[b] = 0u;
             barrier();
             const uint above = uint(shift) + 11u, high = above >= 32u ? 0u : 0xFFFFFFFFu << above;
-            for (uint i = lid; i < count; i += 256u) {
-                uint key, idx;
-                selectEntry(i, key, idx);
-                if ((uint(key == T) & uint(((idx ^ prefix) & high) == 0u)) != 0u)  // branch-free test
-                    atomicAdd(sBins[(idx >> uint(shift)) & 0x7FFu], 1u);
+            for (uint i0 = 0u; i0 < count; i0 += HELD_MAX) {
+                [[unroll]] for (uint u = 0u; u < HELD; ++u) {
+                    if (i0 + lid + 256u * u >= count) continue;
+                    uint key, idx;
+                    entryOf(i0, u, key, idx);
+                    if ((uint(key == T) & uint(((idx ^ prefix) & high) == 0u)) != 0u)  // branch-free test
+                        atomicAdd(sBins[(idx >> uint(shift)) & 0x7FFu], 1u);
+                }
             }
             findBucket(need);
             prefix |= sFoundBucket << uint(shift);
@@ -111,11 +187,14 @@ void takeBest(uint count) {
     }
     // Keys compared down to `shift` only: with fewer digits resolved, every entry agreeing with T there wins.
     const uint t = T >> shift;
-    for (uint i = lid; i < count; i += 256u) {
-        uint key, idx;
-        selectEntry(i, key, idx);
-        if ((uint((key >> shift) < t) | (uint((key >> shift) == t) & uint(idx <= lastIndex))) != 0u)
-            take(key, idx);
+    for (uint i0 = 0u; i0 < count; i0 += HELD_MAX) {
+        [[unroll]] for (uint u = 0u; u < HELD; ++u) {
+            if (i0 + lid + 256u * u >= count) continue;
+            uint key, idx;
+            entryOf(i0, u, key, idx);
+            if ((uint((key >> shift) < t) | (uint((key >> shift) == t) & uint(idx <= lastIndex))) != 0u)
+                take(key, idx);
+        }
     }
 }
 
@@ -234,7 +313,7 @@ void main() {
             } else {
                 gGatherBase = 0u;
                 gFromList = false;
-                takeBest(TOPK_N);
+                takeBest(TOPK_N, tau);
                 if (lid == 0u) state[s + 3u] = K;
             }
             barrier();
@@ -242,14 +321,14 @@ void main() {
         }
         if (below >= K && below <= C) {  // the K best are all in the list
             gFromList = true;
-            takeBest(below);
+            takeBest(below, tau);
         } else if (below < K && below + atTau >= K) {  // all candidates, then the first ties of tau
             for (uint i = lid; i < below; i += 256u)
                 take(candidates[gListBase + 2u * i], candidates[gListBase + 2u * i + 1u]);
             takeFirstTies(row, tau, K - below);
         } else {  // the estimate missed, or the list overflowed: select from the whole row (exact, slow)
             gFromList = false;
-            takeBest(TOPK_N);
+            takeBest(TOPK_N, tau);
         }
         barrier();
         RIPPLE_MARK(1);
