@@ -111,9 +111,13 @@ void main() {
         barrier();
         // tau: the m-th smallest sample, or once the digits chosen so far hold exactly m samples (an early
         // exit), the largest rank of those digits: either way exactly m samples rank at or below it, which
-        // is all the estimate relies on.
+        // is all the estimate relies on. A rank key of fewer than 32 bits sits at the top of its word, and
+        // tau keeps the word's low bits zero like every element's: with them set, no element equals tau by
+        // rank key, while the filter's float comparisons (by value, which drops them) counted the elements
+        // of tau's value as ties, and the last step, comparing rank keys, then found none of them.
         selectEntries(S, SELECT_SAMPLE_RANK, SELECT_SAMPLE_RANK, 0u);
-        const uint tau = gEarly ? gPrefix | ((1u << gShiftAt) - 1u) : gPrefix;
+        const uint keyBits = 0xFFFFFFFFu << (32u - SELECT_KEY_BITS);
+        const uint tau = gEarly ? (gPrefix | ((1u << gShiftAt) - 1u)) & keyBits : gPrefix;
         if (lid == 0u) {
             state[row * SELECT_STATE] = tau;
             state[row * SELECT_STATE + 1u] = 0u;
