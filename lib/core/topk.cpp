@@ -41,6 +41,7 @@ constexpr uint32_t kRadixChunk = 4096; // elements per workgroup in the radix pa
 // samples per row (one workgroup reads them).
 constexpr uint64_t kSelectGroups = 1024;
 constexpr uint64_t kSelectMinChunk = 4096;
+constexpr uint64_t kSelectTile = 4096; // topk_select_filter.comp: 256 invocations x UNROLL 16
 constexpr uint64_t kSampleMin = 1024;
 constexpr uint64_t kSampleMax = 4096; // topk_select_sample.comp keeps them in shared memory
 constexpr uint64_t kSampleGroup = 8;  // elements per sample at most (the sample keeps their smallest rank)
@@ -275,10 +276,16 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
                             ? selectCapacityForTests
                             : std::min<uint64_t>(n, std::max<uint64_t>(4096, 4 * expected));
     if (large) capacity = std::max<uint64_t>(capacity, K); // the gather step may put exactly K there
-    // Filter workgroups: about kSelectGroups over all rows, none with fewer than kSelectMinChunk elements.
-    const uint64_t chunks = std::clamp<uint64_t>((kSelectGroups + rows - 1) / rows, 1,
-                                                 (n + kSelectMinChunk - 1) / kSelectMinChunk);
-    const uint64_t chunk = (n + chunks - 1) / chunks;
+    // Filter workgroups: about kSelectGroups over all rows, none with fewer than kSelectMinChunk elements,
+    // each a whole number of the filter's tiles (256 invocations x 16 loads: kSelectTile elements, twice as
+    // many 16-bit ones read in pairs from a contiguous row, less 2 as an odd row start adds a word). A chunk
+    // of 3.07 tiles cost a fourth round of loads for its last 85 elements ((256,50257) FLOAT32, H100).
+    const uint64_t groupsPerRow = std::clamp<uint64_t>((kSelectGroups + rows - 1) / rows, 1,
+                                                       (n + kSelectMinChunk - 1) / kSelectMinChunk);
+    const bool pairs = bits == 16 && effectiveStrides(in)[desc.Axis] == 1;
+    const uint64_t tile = pairs ? 2 * kSelectTile : kSelectTile, tiles = (n + tile - 1) / tile;
+    const uint64_t chunk = (tiles + groupsPerRow - 1) / groupsPerRow * tile - (pairs ? 2 : 0);
+    const uint64_t chunks = (n + chunk - 1) / chunk;
     uint64_t T = 1;
     uint32_t log2T = 0;
     while (T < K) T <<= 1, ++log2T;
