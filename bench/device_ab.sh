@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# A/B of TopK builds on the team's GPU machine (docs/GPU.md), in one device call: each VARIANT is a folder
+# .gpu/VARIANT holding ripple-bench, ripple-profile (a RIPPLE_PROFILE_KERNELS=ON build),
+# libripple-bench-module.so and optionally ripple-ops-tests, built here with a static C++ runtime, or those
+# folders packed in .gpu/*.tar.xz (a variant's binaries are ~10 MB each, mostly SPIR-V, which xz shrinks
+# sixfold: the carried tree's limit is 64 MiB). For each variant, in this order:
+#   - ripple-profile on the cases whose names contain $PROFILE (default: none), its profile.md to
+#     $OUT/profile-VARIANT.md;
+#   - ripple-bench topk --case $LEVELS (default: none): the per-level GPU times of those cases with rotated
+#     inputs (as the matrix), into $OUT/log.txt;
+#   - with MATRIX=1, the whole TopK matrix in 3 processes, torch in the same processes (bench/matrix.py),
+#     into $OUT/matrix-VARIANT-ROUND.md and .json, for the variants in $MATRIX_VARIANTS (default: all),
+#     alternating matrix by matrix over ROUNDS rounds (default 1), so that a drift of the machine falls on
+#     each.
+#   - with TESTS=REGEX, ripple-ops-tests (from .gpu/VARIANT) on the TopK cases matching it, the
+#     validation layer on, into $OUT/log.txt.
+# A matrix takes about 4 minutes there, and a device call at most 10: two matrices and a few profiles fit.
+# Here, per variant (tools/gpu-bundle.sh fetches .gl):
+#   cmake -S . -B build-V -G Ninja -DCMAKE_BUILD_TYPE=Release -DRIPPLE_D3D12=OFF -DRIPPLE_PROFILE_KERNELS=ON \
+#     -DCMAKE_{EXE,SHARED}_LINKER_FLAGS="-static-libstdc++ -static-libgcc"    (both variables)
+#   cmake --build build-V --target ripple-bench ripple-bench-module ripple-profile ripple-ops-tests
+#   copy build-V/bench/{ripple-bench,ripple-profile,libripple-bench-module.so} and
+#   build-V/test/ripple-ops-tests into stage/V, then: tar -cJf .gpu/bundle.tar.xz -C stage V...
+#   (and the validation layer, as tools/gpu-bundle.sh copies it)
+# usage (there, .gl and .gpu carried): bash bench/device_ab.sh base new
+set -uo pipefail
+cd "$(dirname "$0")/.."
+for f in .gl/*.deb; do dpkg -x "$f" /; done
+ldconfig
+for t in .gpu/*.tar.xz; do [ -f "$t" ] && tar -xJf "$t" -C .gpu; done
+.gpu/"$1"/ripple-bench record --ops 1 >/dev/null 2>&1 ||
+    export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+log=$OUT/log.txt
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv >>"$log" 2>&1
+for v in "$@"; do
+    if [ -n "${PROFILE:-}" ]; then
+        for c in $PROFILE; do  # ripple-profile writes into an existing folder
+            mkdir -p /tmp/prof-"$v"-"$c"
+            .gpu/"$v"/ripple-profile --case "$c" --out /tmp/prof-"$v"-"$c" >>"$log" 2>&1
+        done
+        cat /tmp/prof-"$v"-*/profile.md >"$OUT/profile-$v.md"
+    fi
+    for c in ${LEVELS:-}; do
+        echo "== $v levels $c" >>"$log"
+        .gpu/"$v"/ripple-bench topk --case "$c" >>"$log" 2>&1
+    done
+    if [ -n "${TESTS:-}" ]; then
+        echo "== $v tests $TESTS" >>"$log"
+        VK_LAYER_PATH=$PWD/.gpu RIPPLE_VALIDATION=1 .gpu/"$v"/ripple-ops-tests "$TESTS" 2>&1 |
+            tail -5 >>"$log"
+    fi
+done
+if [ "${MATRIX:-0}" = 1 ]; then
+    for r in $(seq "${ROUNDS:-1}"); do
+        for v in ${MATRIX_VARIANTS:-$@}; do
+            python3 bench/matrix.py --lib .gpu/"$v"/libripple-bench-module.so --processes 3 --what topk \
+                --out /tmp/matrix-"$v"-"$r" >>"$log" 2>&1
+            cp /tmp/matrix-"$v"-"$r"/matrix.md "$OUT/matrix-$v-$r.md"
+            cp /tmp/matrix-"$v"-"$r"/matrix.json "$OUT/matrix-$v-$r.json"
+        done
+    done
+fi
+tail -n 40 "$log"
+for f in "$OUT"/matrix-*.md; do [ -f "$f" ] && { echo "== $f"; cat "$f"; }; done
