@@ -47,18 +47,29 @@ void selectEntry(uint i, out uint key, out uint idx) {
 // A list of at most HELD_MAX entries is held in registers, entry lid + 256 u in slot u, so that every pass
 // after the first load reads registers, not L2 (H100: each pass over the list was a chain of L2 loads, a
 // histogram and a scan, about 2 us). Larger lists, and the whole row, are read from their source each pass.
-#define HELD 8u
+// 16 slots: (64,128256) rows list about 1128 candidates, and 1.7% of them (68% of runs of 64 rows) more
+// than 2048, whose two digit passes and take pass from L2 made the level's slowest row; (1,16777216)
+// K=1024's list of about 3968 was never held. Slots past the list are skipped by a uniform test.
+#define HELD 16u
 #define HELD_MAX (256u * HELD)
 bool gHeld;
 uint gHeldKey[HELD], gHeldIdx[HELD];
 
-void holdList(uint count) {
+// Loads slots [from, to) of the held list, entries clamped at `last`.
+void holdSlots(uint from, uint to, uint last) {
     [[unroll]] for (uint u = 0u; u < HELD; ++u) {  // all loads in flight before any use
-        const uint i = min(gl_LocalInvocationID.x + 256u * u, count - 1u);
+        if (u < from || u >= to) continue;         // uniform
+        const uint i = min(gl_LocalInvocationID.x + 256u * u, last);
         gHeldKey[u] = candidates[gListBase + 2u * i];
         gHeldIdx[u] = candidates[gListBase + 2u * i + 1u];
     }
 }
+
+// The slots main loads before it reads the row's state, whose list length it does not know yet: those of
+// twice the expected length (core/topk.cpp's kHeldSlots), so that their latency and the state's overlap.
+// Loading all 16 there cost (256,50257), whose lists hold about 344, 2.8 us (H100: 32 KiB a row of the
+// list's scratch, mostly from HBM). takeBest loads the rest of a longer list.
+uint prefetchSlots() { return min(HELD, SELECT_PREFETCH_SLOTS); }
 
 // Entry i = i0 + lid + 256 u of the source (u constant after unrolling, so the held slots stay registers).
 void entryOf(uint i0, uint u, out uint key, out uint idx) {
@@ -91,7 +102,7 @@ uint selectHeld(uint count, uint tau, inout uint need, out uint ties, out uint s
     barrier();
     uint spread = 0u;
     [[unroll]] for (uint u = 0u; u < HELD; ++u)
-        spread |= (gHeldKey[u] ^ reference) & (0u - uint(lid + 256u * u < count));
+        if (256u * u < count) spread |= (gHeldKey[u] ^ reference) & (0u - uint(lid + 256u * u < count));
 #if defined(MODE_fast)
     spread = subgroupOr(spread);
     if (subgroupElect()) atomicOr(sSpread, spread);
@@ -108,9 +119,12 @@ uint selectHeld(uint count, uint tau, inout uint need, out uint ties, out uint s
         const uint resolved = top >= 31 ? 0u : 0xFFFFFFFFu << uint(top + 1);
         for (uint b = lid; b < SELECT_BINS; b += 256u) sBins[b] = 0u;
         barrier();
-        [[unroll]] for (uint u = 0u; u < HELD; ++u)  // one branch, not the three of `&&`
+        [[unroll]] for (uint u = 0u; u < HELD; ++u) {
+            if (256u * u >= count) continue;  // uniform
+            // one branch, not the three of `&&`
             if ((uint(lid + 256u * u < count) & uint(((gHeldKey[u] ^ prefix) & resolved) == 0u)) != 0u)
                 atomicAdd(sBins[(gHeldKey[u] >> s) & digitMask], 1u);
+        }
         findBucket(need);
         prefix |= sFoundBucket << s;
         need -= sFoundBefore;
@@ -133,7 +147,7 @@ shared uint sTieCount;
 void takeBest(uint count, uint tau) {
     const uint lid = gl_LocalInvocationID.x;
     gHeld = gFromList && count <= HELD_MAX;
-    if (gHeld) holdList(count);
+    if (gHeld) holdSlots(prefetchSlots(), (count + 255u) / 256u, count - 1u);  // main loaded the first ones
     uint need = TOPK_K, ties, shift;
     const uint T = gHeld ? selectHeld(count, tau, need, ties, shift) : selectByRank(count, need, ties, shift);
     if (need < ties && ties <= TIE_GATHER) {  // every digit resolved: ties are the entries equal to T
@@ -141,6 +155,7 @@ void takeBest(uint count, uint tau) {
         barrier();  // sBins is free after the selection
         for (uint i0 = 0u; i0 < count; i0 += HELD_MAX) {
             [[unroll]] for (uint u = 0u; u < HELD; ++u) {
+                if (i0 + 256u * u >= count) continue;  // uniform: slots past the source
                 if (i0 + lid + 256u * u >= count) continue;
                 uint key, idx;
                 entryOf(i0, u, key, idx);
@@ -171,6 +186,7 @@ void takeBest(uint count, uint tau) {
             const uint above = uint(shift) + 11u, high = above >= 32u ? 0u : 0xFFFFFFFFu << above;
             for (uint i0 = 0u; i0 < count; i0 += HELD_MAX) {
                 [[unroll]] for (uint u = 0u; u < HELD; ++u) {
+                    if (i0 + 256u * u >= count) continue;  // uniform: slots past the source
                     if (i0 + lid + 256u * u >= count) continue;
                     uint key, idx;
                     entryOf(i0, u, key, idx);
@@ -189,6 +205,7 @@ void takeBest(uint count, uint tau) {
     const uint t = T >> shift;
     for (uint i0 = 0u; i0 < count; i0 += HELD_MAX) {
         [[unroll]] for (uint u = 0u; u < HELD; ++u) {
+            if (i0 + 256u * u >= count) continue;  // uniform: slots past the source
             if (i0 + lid + 256u * u >= count) continue;
             uint key, idx;
             entryOf(i0, u, key, idx);
@@ -297,9 +314,10 @@ void main() {
     rankKeySetup();
     for (uint row = gl_WorkGroupID.x; row < TOPK_ROWS; row += pc.groupCount) {
         const uint s = row * SELECT_STATE;
+        gListBase = row * C * 2u;
+        if (pc.arg == 0u) holdSlots(0u, prefetchSlots(), C - 1u);  // in flight with the state's load
         const uint tau = state[s], below = state[s + 1u], atTau = state[s + 2u];
         gRowBase = viewOffset(TOPK_ROW_VIEW, row);
-        gListBase = row * C * 2u;
         if (lid == 0u) sSlots = 0u;
         barrier();
         RIPPLE_MARK(0);  // phases (PROFILE builds): start and state, selection, sort and write

@@ -23,6 +23,9 @@ extern uint32_t listSlotsForTests;
 // Tests only: when nonzero, the buckets per row of TopK's list sort (a power of 2 from 64 to 2048), so that
 // tests reach larger buckets.
 extern uint32_t listBucketsForTests;
+// Tests only: when nonzero, the candidate list slots (256 entries each, at most 16) topk_select_final loads
+// before it reads a row's state, so that tests reach the loads of a longer list's other slots after it.
+extern uint32_t selectPrefetchSlotsForTests;
 
 // Pieces shared by the planners.
 const char* elementClass(DataType type); // "b8", "b16", "b32", "b64"

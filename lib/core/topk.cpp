@@ -65,6 +65,11 @@ constexpr uint64_t kLargeMinRatio = 8;
 constexpr uint64_t kListBuckets = 2048;
 constexpr uint64_t kListChunk = 2048;
 constexpr uint32_t kListSlots = 2048;
+// topk_select_final.comp holds a list of up to kHeldSlots x 256 candidates in registers (HELD), and loads the
+// slots of twice the expected list before it reads the row's state (their latency under the state's); a
+// longer list loads its other slots after. H100 (bench/NOTES.md, issue 21, eighth session): all 16 slots
+// before the state cost (256,50257), lists of about 344, 2.8 us of extra reads.
+constexpr uint64_t kHeldSlots = 16;
 // Rows over kRowMaxRow with K <= kSlots, types up to 32 bits, in one dispatch (planChunk, topk_chunk.comp):
 // chunks of kChunk elements, each narrowed by its workgroup to at most B candidates (at least K, at most
 // kChunkMaxB unless K is larger), chunks * B <= kChunk so that the row's last workgroup holds them all in
@@ -306,6 +311,9 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
         while (parts < kSampleMaxParts && rows * parts * 2 <= kSampleSpread) parts *= 2;
     plan.params.push_back(static_cast<uint32_t>(parts));
     plan.params.push_back(listSlotsForTests ? listSlotsForTests : kListSlots); // [43], large K only
+    const uint64_t prefetch = selectPrefetchSlotsForTests ? selectPrefetchSlotsForTests
+                                                          : std::min(kHeldSlots, 2 * expected / 256 + 1);
+    plan.params.push_back(static_cast<uint32_t>(std::min(prefetch, kHeldSlots))); // [44]
 
     const uint64_t stateBytes = rows * 4 * 4, tiesBytes = rows * chunks * (1 + tieSlots) * 4,
                    listBytes = rows * capacity * 8;
@@ -360,7 +368,7 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     plan.scratchBytes = starts.offset + startBytes;
     const PlanBinding counts{BindingKind::ZeroedScratch, 0, align(plan.zeroedScratchBytes), countBytes};
     plan.zeroedScratchBytes = counts.offset + countBytes;
-    plan.params.push_back(static_cast<uint32_t>(B)); // [44]
+    plan.params.push_back(static_cast<uint32_t>(B)); // [45]
     dispatch("topk_list_split", {params, list, state, splitters}, rows * (B / 16), false);
     dispatch("topk_list_count", {params, list, state, splitters, counts, ids}, rows * chunkCount, false);
     dispatch("topk_list_scatter", {params, list, state, counts, ids, bucketed, starts}, rows * chunkCount,
@@ -465,6 +473,7 @@ uint64_t selectCapacityForTests = 0;
 bool chunkDisabledForTests = false;
 uint32_t listSlotsForTests = 0;
 uint32_t listBucketsForTests = 0;
+uint32_t selectPrefetchSlotsForTests = 0;
 
 Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
     const char* op = "TopK";

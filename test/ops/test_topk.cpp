@@ -350,6 +350,36 @@ TEST_CASE("TopK's sampled selection on rows long enough for grouped samples (ove
     }
 }
 
+TEST_CASE("TopK's sampled selection holds candidate lists of 2049 to 4096 entries in registers",
+          "[topk][gpu]") {
+    // Rows of 70001 with K = 777 and 1000: 1024 samples, tau their 38th or 44th smallest, so the lists hold
+    // about 2600 and 3000 candidates (core/topk.cpp's estimate m * n / S): topk_select_final's slots 8 to 15
+    // (HELD_MAX 4096), which the LLM shapes' lists of about 1128 reach only now and then. The plan has the
+    // final load every slot before it reads the row's state; with one slot loaded there, the others are
+    // loaded after it (a list longer than twice the estimate). Ties data puts many of the K-th rank's ties
+    // in the list too.
+    struct Restore {
+        ~Restore() { core::selectPrefetchSlotsForTests = 0; }
+    } restore;
+    WithoutChunks sampled;
+    std::mt19937 rng(21);
+    for (uint32_t prefetch : {0u, 1u}) {
+        core::selectPrefetchSlotsForTests = prefetch;
+        for (DataType type : {DataType::Float32, DataType::Float16, DataType::BFloat16, DataType::Int16}) {
+            for (rt::Fill how : {rt::Fill::Random, rt::Fill::Ties}) {
+                rt::HostTensor input(type, {3, 70001});
+                rt::fill(input, rng, how);
+                for (uint32_t k : {777u, 1000u}) {
+                    INFO("slots loaded before the state: " << (prefetch ? "1" : "the plan's"));
+                    checkTopK(rt::device(), input, 1, k,
+                              rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing,
+                              DataType::UInt32);
+                }
+            }
+        }
+    }
+}
+
 TEST_CASE("TopK's sampled selection takes the first ties of tau from the chunks' tie slots, or reads the "
           "chunks of more ties",
           "[topk][gpu]") {

@@ -19,7 +19,7 @@
 // Entries are distinct (the index is part of the order), so the output does not depend on arrival order.
 //
 // Params: the selection's (topk_select_params.glsl), then [43] the most entries a sort workgroup ranks in
-// shared memory (LIST_SLOTS; tests plan fewer, to reach the in-place sort), [44] B, buckets per row (a power
+// shared memory (LIST_SLOTS; tests plan fewer, to reach the in-place sort), [45] B, buckets per row (a power
 // of 2 from 64 to LIST_BUCKETS; tests plan fewer, for larger buckets).
 // Scratch per row: the splitters (B entries), the bucket ids (C words), the bucketed list (C entries) and the
 // buckets' starts (B words), C the list capacity (SELECT_CAPACITY); zeroed scratch: the counts, then the
@@ -30,7 +30,7 @@
 #define LIST_CHUNK 2048u    // list entries per count and scatter workgroup (8 per invocation)
 #define LIST_SLOTS 2048u    // the most entries a sort workgroup ranks in shared memory (16 KiB)
 #define LIST_SORT_SLOTS min(P(43), LIST_SLOTS)
-#define LIST_B P(44)
+#define LIST_B P(45)
 
 // 1 if entry (ak, ai) comes before (bk, bi), else 0. Without && or ||: glslang turns those into branches,
 // which made each comparison of a counting loop cost about 100 cycles on the H100.
