@@ -16,13 +16,7 @@
 #   - with TESTS=REGEX, ripple-ops-tests (from .gpu/VARIANT) on the TopK cases matching it, the
 #     validation layer on, into $OUT/log.txt.
 # A matrix takes about 4 minutes there, and a device call at most 10: two matrices and a few profiles fit.
-# Here, per variant (tools/gpu-bundle.sh fetches .gl):
-#   cmake -S . -B build-V -G Ninja -DCMAKE_BUILD_TYPE=Release -DRIPPLE_D3D12=OFF -DRIPPLE_PROFILE_KERNELS=ON \
-#     -DCMAKE_{EXE,SHARED}_LINKER_FLAGS="-static-libstdc++ -static-libgcc"    (both variables)
-#   cmake --build build-V --target ripple-bench ripple-bench-module ripple-profile ripple-ops-tests
-#   copy build-V/bench/{ripple-bench,ripple-profile,libripple-bench-module.so} and
-#   build-V/test/ripple-ops-tests into stage/V, then: tar -cJf .gpu/bundle.tar.xz -C stage V...
-#   (and the validation layer, as tools/gpu-bundle.sh copies it)
+# Here, bench/device_pack.sh builds the variants and packs them (and fetches .gl).
 # usage (there, .gl and .gpu carried): bash bench/device_ab.sh base new
 set -uo pipefail
 cd "$(dirname "$0")/.."

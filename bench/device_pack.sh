@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Builds TopK variants for bench/device_ab.sh and packs them into .gpu/bundle.tar.xz (git-ignored; carry .gl
+# and .gpu). Each argument is NAME=REV: REV a commit (built from a temporary worktree) or `.` (this working
+# tree, uncommitted changes included). Builds go to ${BUILD_PREFIX:-build-dev-}NAME (Release, PROFILE
+# permutations, static C++ runtime, no D3D12) and are kept, so a later pack rebuilds only what changed (a
+# commit's worktree, /tmp/ripple-worktree-NAME, is checked out afresh each time: it rebuilds whole).
+# usage: bash bench/device_pack.sh base=HEAD new=.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+mkdir -p .git/info .gl .gpu /tmp/amd64/partial
+for ignored in /.gl/ /.gpu/; do
+    grep -qx "$ignored" .git/info/exclude 2>/dev/null || echo "$ignored" >>.git/info/exclude
+done
+if ! ls .gl/libvulkan1_*.deb >/dev/null 2>&1; then
+    o='-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64'
+    apt-get $o update -qq
+    (cd .gl && apt-get $o download libvulkan1 libglvnd0 libegl1 libopengl0 libgl1 libglx0 libgles2)
+fi
+stage=$(mktemp -d)
+for arg in "$@"; do
+    name=${arg%%=*} rev=${arg#*=}
+    build=$root/${BUILD_PREFIX:-build-dev-}$name
+    src=$root
+    if [ "$rev" != . ]; then
+        src=/tmp/ripple-worktree-$name
+        git worktree remove --force "$src" 2>/dev/null || rm -rf "$src"
+        git worktree prune
+        git worktree add -q --detach "$src" "$rev"
+    fi
+    cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DRIPPLE_D3D12=OFF \
+        -DRIPPLE_PROFILE_KERNELS=ON -DCMAKE_EXE_LINKER_FLAGS="-static-libstdc++ -static-libgcc" \
+        -DCMAKE_SHARED_LINKER_FLAGS="-static-libstdc++ -static-libgcc" >/dev/null
+    cmake --build "$build" --target ripple-bench ripple-bench-module ripple-profile ripple-ops-tests
+    mkdir -p "$stage/$name"
+    cp "$build"/bench/{ripple-bench,ripple-profile,libripple-bench-module.so} \
+        "$build/test/ripple-ops-tests" "$stage/$name/"
+    if [ "$rev" != . ]; then git worktree remove --force "$src"; fi
+done
+cp /usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so "$stage/"
+layer=libVkLayer_khronos_validation.so json=VkLayer_khronos_validation.json
+sed "s|\"library_path\": \"$layer\"|\"library_path\": \"./$layer\"|" \
+    "/usr/share/vulkan/explicit_layer.d/$json" >"$stage/$json"
+rm -f .gpu/*.tar.xz
+tar -cJf .gpu/bundle.tar.xz -C "$stage" .
+rm -rf "$stage"
+du -sh .gl .gpu
