@@ -311,8 +311,8 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
         while (parts < kSampleMaxParts && rows * parts * 2 <= kSampleSpread) parts *= 2;
     plan.params.push_back(static_cast<uint32_t>(parts));
     plan.params.push_back(listSlotsForTests ? listSlotsForTests : kListSlots); // [43], large K only
-    const uint64_t prefetch = selectPrefetchSlotsForTests ? selectPrefetchSlotsForTests
-                                                          : std::min(kHeldSlots, 2 * expected / 256 + 1);
+    const uint64_t prefetch =
+        selectPrefetchSlotsForTests ? selectPrefetchSlotsForTests : 2 * expected / 256 + 1;
     plan.params.push_back(static_cast<uint32_t>(std::min(prefetch, kHeldSlots))); // [44]
 
     const uint64_t stateBytes = rows * 4 * 4, tiesBytes = rows * chunks * (1 + tieSlots) * 4,
