@@ -3,8 +3,8 @@
 # Builds TopK variants for bench/device_ab.sh and packs them into .gpu/bundle.tar.xz (git-ignored; carry .gl
 # and .gpu). Each argument is NAME=REV: REV a commit (built from a temporary worktree) or `.` (this working
 # tree, uncommitted changes included). Builds go to ${BUILD_PREFIX:-build-dev-}NAME (Release, PROFILE
-# permutations, static C++ runtime, no D3D12) and are kept, so a later pack rebuilds only what changed (a
-# commit's worktree, /tmp/ripple-worktree-NAME, is checked out afresh each time: it rebuilds whole).
+# permutations, static C++ runtime, no D3D12) and are kept: a commit already built there is not built again
+# (.built-commit), and the working tree rebuilds only what changed.
 # usage: bash bench/device_pack.sh base=HEAD new=.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,20 +23,28 @@ for arg in "$@"; do
     name=${arg%%=*} rev=${arg#*=}
     build=$root/${BUILD_PREFIX:-build-dev-}$name
     src=$root
-    if [ "$rev" != . ]; then
+    commit=
+    if [ "$rev" != . ]; then commit=$(git rev-parse "$rev^{commit}"); fi
+    if [ -n "$commit" ] && [ "$(cat "$build/.built-commit" 2>/dev/null)" = "$commit" ]; then
+        rev=built  # this commit's build is there already
+    elif [ -n "$commit" ]; then
         src=/tmp/ripple-worktree-$name
         git worktree remove --force "$src" 2>/dev/null || rm -rf "$src"
         git worktree prune
         git worktree add -q --detach "$src" "$rev"
     fi
-    cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DRIPPLE_D3D12=OFF \
-        -DRIPPLE_PROFILE_KERNELS=ON -DCMAKE_EXE_LINKER_FLAGS="-static-libstdc++ -static-libgcc" \
-        -DCMAKE_SHARED_LINKER_FLAGS="-static-libstdc++ -static-libgcc" >/dev/null
-    cmake --build "$build" --target ripple-bench ripple-bench-module ripple-profile ripple-ops-tests
+    if [ "$rev" != built ]; then
+        rm -f "$build/.built-commit"
+        cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DRIPPLE_D3D12=OFF \
+            -DRIPPLE_PROFILE_KERNELS=ON -DCMAKE_EXE_LINKER_FLAGS="-static-libstdc++ -static-libgcc" \
+            -DCMAKE_SHARED_LINKER_FLAGS="-static-libstdc++ -static-libgcc" >/dev/null
+        cmake --build "$build" --target ripple-bench ripple-bench-module ripple-profile ripple-ops-tests
+        if [ -n "$commit" ]; then echo "$commit" >"$build/.built-commit"; fi
+    fi
     mkdir -p "$stage/$name"
     cp "$build"/bench/{ripple-bench,ripple-profile,libripple-bench-module.so} \
         "$build/test/ripple-ops-tests" "$stage/$name/"
-    if [ "$rev" != . ]; then git worktree remove --force "$src"; fi
+    if [ -n "$commit" ] && [ "$rev" != built ]; then git worktree remove --force "$src"; fi
 done
 cp /usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so "$stage/"
 layer=libVkLayer_khronos_validation.so json=VkLayer_khronos_validation.json

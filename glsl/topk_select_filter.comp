@@ -143,6 +143,13 @@ void recordTies(uint slots, uint tieBits, uint first) {
 
 #define UNROLL 16u
 shared uint sTies;
+// A tile's loads: an invocation's UNROLL words, all in flight before any use. main issues the chunk's first
+// tile before it reads the row's tau, so that the two latencies overlap.
+uint gTile[UNROLL];
+void loadTile(uint tile, uint end, uint rowBase, uint stride) {
+    [[unroll]] for (uint u = 0u; u < UNROLL; ++u)  // no branch between the loads
+        gTile[u] = loadElement(rowBase + min(tile + u * 256u + gl_LocalInvocationID.x, end - 1u) * stride).x;
+}
 
 #if defined(DTYPE_f16) || defined(DTYPE_bf16) || defined(DTYPE_i16) || defined(DTYPE_u16)
 #define PAIRED_WORDS
@@ -151,9 +158,12 @@ shared uint sTies;
 // elements 2w and 2w + 1 of the buffer; tile bit 2u + h is element 2 (first + 256 u) + h - rowBase of the
 // row. Elements of the words at the chunk's ends that lie outside it are another chunk's. Candidates are
 // staged as in the generic loop (main).
-uint pairedTile(uint row, uint rowBase, uint begin, uint end, uint first, uint lastWord, uint tau) {
-    uint word[UNROLL];
-    [[unroll]] for (uint u = 0u; u < UNROLL; ++u) word[u] = inputWords[min(first + u * 256u, lastWord)];
+void loadPairedTile(uint first, uint lastWord) {
+    [[unroll]] for (uint u = 0u; u < UNROLL; ++u) gTile[u] = inputWords[min(first + u * 256u, lastWord)];
+}
+// The tile's words are in gTile (loadPairedTile).
+uint pairedTile(uint row, uint rowBase, uint begin, uint end, uint first, uint tau) {
+    uint word[UNROLL] = gTile;
     uint tieBits = 0u, candidateBits = 0u;
 #if defined(BY_VALUE)
     if (gByValue) {  // uniform
@@ -201,22 +211,29 @@ void main() {
     rankKeySetup();
     for (uint g = gl_WorkGroupID.x; g < TOPK_ROWS * chunks; g += pc.groupCount) {
         const uint row = g / chunks, chunk = g % chunks, s = row * SELECT_STATE;
-        const uint tau = state[s];
         const uint begin = chunk * chunkSize, end = min(n, begin + chunkSize);
         const uint rowBase = viewOffset(TOPK_ROW_VIEW, row);
+#if defined(PAIRED_WORDS)
+        const bool paired = stride == 1u;
+        const uint firstWord = (rowBase + begin) >> 1u, lastWord = (rowBase + end - 1u) >> 1u;
+        if (begin < end && paired) loadPairedTile(firstWord + lid, lastWord); else  // uniform
+#endif
+        if (begin < end) loadTile(begin, end, rowBase, stride);
+        const uint tau = state[s];
         const uint slots = TOPK_ROWS * chunks + g * SELECT_TIE_SLOTS;  // this chunk's tie index slots
 #if defined(BY_VALUE)
         valueSetup(tau);
 #endif
         if (lid == 0u) sStaged = sTies = sTieSlots = 0u;
         barrier();
+        RIPPLE_MARK(0);  // phases (PROFILE builds): tau and the first tile's loads, the tiles, the list's append
         uint ties = 0u;
 #if defined(PAIRED_WORDS)
-        if (stride == 1u) {  // uniform
-            const uint firstWord = (rowBase + begin) >> 1u, lastWord = (rowBase + end - 1u) >> 1u;
+        if (paired) {  // uniform
             // begin < end: a chunk is never empty (core/topk.cpp), but end - begin must not wrap below.
             for (uint tile = firstWord; begin < end && tile <= lastWord; tile += 256u * UNROLL) {
-                const uint tieBits = pairedTile(row, rowBase, begin, end, tile + lid, lastWord, tau);
+                if (tile != firstWord) loadPairedTile(tile + lid, lastWord);  // uniform
+                const uint tieBits = pairedTile(row, rowBase, begin, end, tile + lid, tau);
                 if (tieBits != 0u) {
                     ties += bitCount(tieBits);
                     recordPairedTies(slots, tieBits, tile + lid, rowBase);
@@ -225,11 +242,8 @@ void main() {
         } else
 #endif
         for (uint tile = begin; tile < end; tile += 256u * UNROLL) {
-            uint key[UNROLL];
-            [[unroll]] for (uint u = 0u; u < UNROLL; ++u) {  // all loads first, no branch between: in flight
-                const uint j = min(tile + u * 256u + lid, end - 1u);
-                key[u] = loadElement(rowBase + j * stride).x;
-            }
+            if (tile != begin) loadTile(tile, end, rowBase, stride);  // uniform
+            uint key[UNROLL] = gTile;
             // The tile's ties and candidates as bit masks, the candidates (rare: about m / S of the elements)
             // then staged in a loop, each read again from the cache: one staging block in the machine code
             // instead of one per element. H100: 30 -> 17 KB (76 -> 34 for 16-bit pairs), (64,128256) filter
@@ -259,6 +273,7 @@ void main() {
         }
         if (ties != 0u) atomicAdd(sTies, ties);
         barrier();
+        RIPPLE_MARK(1);
         if (lid == 0u) {
             chunkTies[g] = sTies;
             if (sTies != 0u) atomicAdd(state[s + 2u], sTies);

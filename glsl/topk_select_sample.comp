@@ -109,6 +109,7 @@ void main() {
             if (lid == 0u) arrivals[row] = 0u;  // nobody else touches it in this dispatch
         }
         barrier();
+        RIPPLE_MARK(0);  // phases (PROFILE builds): the samples' loads, the selection, the state's write
         // tau: the m-th smallest sample, or once the digits chosen so far hold exactly m samples (an early
         // exit), the largest rank of those digits: either way exactly m samples rank at or below it, which
         // is all the estimate relies on. A rank key of fewer than 32 bits sits at the top of its word, and
@@ -116,6 +117,7 @@ void main() {
         // rank key, while the filter's float comparisons (by value, which drops them) counted the elements
         // of tau's value as ties, and the last step, comparing rank keys, then found none of them.
         selectEntries(S, SELECT_SAMPLE_RANK, SELECT_SAMPLE_RANK, 0u);
+        RIPPLE_MARK(1);
         const uint keyBits = 0xFFFFFFFFu << (32u - SELECT_KEY_BITS);
         const uint tau = gEarly ? (gPrefix | ((1u << gShiftAt) - 1u)) & keyBits : gPrefix;
         if (lid == 0u) {
