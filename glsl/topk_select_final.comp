@@ -71,16 +71,6 @@ void holdSlots(uint from, uint to, uint last) {
 // list's scratch, mostly from HBM). takeBest loads the rest of a longer list.
 uint prefetchSlots() { return min(HELD, SELECT_PREFETCH_SLOTS); }
 
-// Entry i = i0 + lid + 256 u of the source (u constant after unrolling, so the held slots stay registers).
-void entryOf(uint i0, uint u, out uint key, out uint idx) {
-    if (gHeld) {  // uniform
-        key = gHeldKey[u];
-        idx = gHeldIdx[u];
-    } else {
-        selectEntry(i0 + gl_LocalInvocationID.x + 256u * u, key, idx);
-    }
-}
-
 void take(uint key, uint idx) {
     const uint at = atomicAdd(sSlots, 1u);
     if (pc.arg != 0u) {  // into the list, after its first gGatherBase entries (at most K in all)
@@ -137,82 +127,97 @@ uint selectHeld(uint count, uint tau, inout uint need, out uint ties, out uint s
     return prefix;
 }
 
+// takeBest's passes over the source, each entry given to visit(pass, ...): the list held in registers, or
+// (larger lists and whole rows) STREAM loads in flight an invocation. One loop body a pass: with both forms
+// in every unrolled slot the kernel's machine code grew 188 -> 265 KB when HELD went 8 -> 16, and the level
+// lost about 1 us on rows whose list was held before (H100: (256,50257), bench/NOTES.md).
+#define VISIT_BELOW_AND_TIES 0u  // takes the entries below gT, gathers the indices of those equal to it
+#define VISIT_INDEX_DIGIT 1u     // counts the index digit at gShift of entries equal to gT that agree above
+#define VISIT_TAKE 2u            // takes the entries that win: rank below gT (from gShift up), or equal to it
+                                 // and index at most gLastIndex
+#define STREAM 8u
+#define TIE_GATHER 256u
+shared uint sTieCount;
+uint gT, gShift, gPrefix, gHigh, gLastIndex;
+void visit(uint pass, uint key, uint idx) {
+    if (pass == VISIT_BELOW_AND_TIES) {
+        if (key < gT) {
+            take(key, idx);
+        } else if (key == gT) {
+            const uint at = atomicAdd(sTieCount, 1u);
+            if (at < TIE_GATHER) sBins[at] = idx;
+        }
+    } else if (pass == VISIT_INDEX_DIGIT) {
+        if ((uint(key == gT) & uint(((idx ^ gPrefix) & gHigh) == 0u)) != 0u)  // branch-free test
+            atomicAdd(sBins[(idx >> gShift) & 0x7FFu], 1u);
+    } else {
+        const uint k = key >> gShift, t = gT >> gShift;
+        if ((uint(k < t) | (uint(k == t) & uint(idx <= gLastIndex))) != 0u) take(key, idx);
+    }
+}
+void visitAll(uint pass, uint count) {
+    const uint lid = gl_LocalInvocationID.x;
+    if (gHeld) {  // uniform
+        [[unroll]] for (uint u = 0u; u < HELD; ++u) {
+            if (256u * u >= count) break;  // uniform: slots past the list
+            if (lid + 256u * u < count) visit(pass, gHeldKey[u], gHeldIdx[u]);
+        }
+        return;
+    }
+    for (uint i0 = lid; i0 < count; i0 += 256u * STREAM) {
+        uint key[STREAM], idx[STREAM];
+        [[unroll]] for (uint u = 0u; u < STREAM; ++u)  // all loads in flight before any use
+            selectEntry(min(i0 + 256u * u, count - 1u), key[u], idx[u]);
+        [[unroll]] for (uint u = 0u; u < STREAM; ++u)
+            if (i0 + 256u * u < count) visit(pass, key[u], idx[u]);
+    }
+}
+
 // Takes the K best of the source by (rank, index): radix selection of the K-th rank T, then, when only
 // some of the entries equal to T are wanted, the last wanted index among them: for at most TIE_GATHER ties
 // gathered in shared memory in the pass that takes the entries below T, each tie counting the smaller
 // indices (no pass of its own: 16-bit keys tie often, and the three 11-bit index passes cost about 6 us on
-// the H100); for more, by radix selection over the entries.
-#define TIE_GATHER 256u
-shared uint sTieCount;
+// the H100); for more, by radix selection over the entries. count >= 1.
 void takeBest(uint count, uint tau) {
     const uint lid = gl_LocalInvocationID.x;
     gHeld = gFromList && count <= HELD_MAX;
     if (gHeld) holdSlots(prefetchSlots(), (count + 255u) / 256u, count - 1u);  // main loaded the first ones
     uint need = TOPK_K, ties, shift;
-    const uint T = gHeld ? selectHeld(count, tau, need, ties, shift) : selectByRank(count, need, ties, shift);
+    gT = gHeld ? selectHeld(count, tau, need, ties, shift) : selectByRank(count, need, ties, shift);
     if (need < ties && ties <= TIE_GATHER) {  // every digit resolved: ties are the entries equal to T
         if (lid == 0u) sTieCount = 0u;
         barrier();  // sBins is free after the selection
-        for (uint i0 = 0u; i0 < count; i0 += HELD_MAX) {
-            [[unroll]] for (uint u = 0u; u < HELD; ++u) {
-                if (i0 + 256u * u >= count) continue;  // uniform: slots past the source
-                if (i0 + lid + 256u * u >= count) continue;
-                uint key, idx;
-                entryOf(i0, u, key, idx);
-                if (key < T) {
-                    take(key, idx);
-                } else if (key == T) {
-                    const uint at = atomicAdd(sTieCount, 1u);
-                    if (at < TIE_GATHER) sBins[at] = idx;
-                }
-            }
-        }
+        visitAll(VISIT_BELOW_AND_TIES, count);
         barrier();
         for (uint a = lid; a < ties; a += 256u) {  // indices are distinct
             const uint idx = sBins[a];
             uint smaller = 0u;
             for (uint b = 0u; b < ties; ++b) smaller += sBins[b] < idx ? 1u : 0u;
-            if (smaller < need) take(T, idx);
+            if (smaller < need) take(gT, idx);
         }
         barrier();
         return;
     }
-    uint lastIndex = 0xFFFFFFFFu;
+    gLastIndex = 0xFFFFFFFFu;
     if (need < ties) {
-        uint prefix = 0u;
-        for (int shift = 22; shift >= 0; shift -= 11) {
+        gPrefix = 0u;
+        for (int s = 22; s >= 0; s -= 11) {
             for (uint b = lid; b < SELECT_BINS; b += 256u) sBins[b] = 0u;
             barrier();
-            const uint above = uint(shift) + 11u, high = above >= 32u ? 0u : 0xFFFFFFFFu << above;
-            for (uint i0 = 0u; i0 < count; i0 += HELD_MAX) {
-                [[unroll]] for (uint u = 0u; u < HELD; ++u) {
-                    if (i0 + 256u * u >= count) continue;  // uniform: slots past the source
-                    if (i0 + lid + 256u * u >= count) continue;
-                    uint key, idx;
-                    entryOf(i0, u, key, idx);
-                    if ((uint(key == T) & uint(((idx ^ prefix) & high) == 0u)) != 0u)  // branch-free test
-                        atomicAdd(sBins[(idx >> uint(shift)) & 0x7FFu], 1u);
-                }
-            }
+            const uint above = uint(s) + 11u;
+            gHigh = above >= 32u ? 0u : 0xFFFFFFFFu << above;
+            gShift = uint(s);
+            visitAll(VISIT_INDEX_DIGIT, count);
             findBucket(need);
-            prefix |= sFoundBucket << uint(shift);
+            gPrefix |= sFoundBucket << uint(s);
             need -= sFoundBefore;
             barrier();
         }
-        lastIndex = prefix;
+        gLastIndex = gPrefix;
     }
     // Keys compared down to `shift` only: with fewer digits resolved, every entry agreeing with T there wins.
-    const uint t = T >> shift;
-    for (uint i0 = 0u; i0 < count; i0 += HELD_MAX) {
-        [[unroll]] for (uint u = 0u; u < HELD; ++u) {
-            if (i0 + 256u * u >= count) continue;  // uniform: slots past the source
-            if (i0 + lid + 256u * u >= count) continue;
-            uint key, idx;
-            entryOf(i0, u, key, idx);
-            if ((uint((key >> shift) < t) | (uint((key >> shift) == t) & uint(idx <= lastIndex))) != 0u)
-                take(key, idx);
-        }
-    }
+    gShift = shift;
+    visitAll(VISIT_TAKE, count);
 }
 
 // Every element equal to tau in chunk c (a chunk of more than R ties, all of them wanted): streamed, all
