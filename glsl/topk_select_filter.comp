@@ -17,6 +17,7 @@ spirv_execution_mode(extensions = ["SPV_KHR_float_controls"], capabilities = [44
 layout(local_size_x = 256) in;
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
+#define PARAMS_SHARED 64u  // ripple/common.glsl; core/topk.cpp keeps the block within it
 #include "ripple/common.glsl"
 #include "ripple/topk.glsl"
 
@@ -206,6 +207,7 @@ void recordPairedTies(uint slots, uint tieBits, uint first, uint rowBase) {
 #endif
 
 void main() {
+    loadParams();
     const uint chunks = SELECT_CHUNKS, lid = gl_LocalInvocationID.x;
     const uint n = TOPK_N, chunkSize = SELECT_CHUNK, stride = TOPK_AXIS_STRIDE;
     rankKeySetup();
@@ -226,7 +228,7 @@ void main() {
 #endif
         if (lid == 0u) sStaged = sTies = sTieSlots = 0u;
         barrier();
-        RIPPLE_MARK(0);  // phases (PROFILE builds): tau and the first tile's loads, the tiles, the list's append
+        RIPPLE_MARK(0);  // phases (PROFILE builds): tau and the first tile's loads, the tiles, the append
         uint ties = 0u;
 #if defined(PAIRED_WORDS)
         if (paired) {  // uniform

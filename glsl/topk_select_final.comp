@@ -12,6 +12,7 @@
 layout(local_size_x = 256) in;
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
+#define PARAMS_SHARED 64u  // ripple/common.glsl; core/topk.cpp keeps the block within it
 #include "ripple/common.glsl"
 #include "ripple/topk.glsl"
 
@@ -315,6 +316,7 @@ void takeFirstTies(uint row, uint tau, uint need) {
 }
 
 void main() {
+    loadParams();
     const uint K = TOPK_K, C = SELECT_CAPACITY, lid = gl_LocalInvocationID.x;
     rankKeySetup();
     for (uint row = gl_WorkGroupID.x; row < TOPK_ROWS; row += pc.groupCount) {

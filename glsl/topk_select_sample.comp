@@ -10,6 +10,7 @@
 layout(local_size_x = 256) in;
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
+#define PARAMS_SHARED 64u  // ripple/common.glsl; core/topk.cpp keeps the block within it
 #include "ripple/common.glsl"
 #include "ripple/topk.glsl"
 
@@ -47,6 +48,7 @@ uint sampleOffset(uint rowBase, uint i, uint t) {
 }
 
 void main() {
+    loadParams();
     const uint S = SELECT_SAMPLES, g = SELECT_SAMPLE_GROUP;
     const uint parts = SELECT_SAMPLE_PARTS, per = S / parts, lid = gl_LocalInvocationID.x;
     rankKeySetup();

@@ -70,6 +70,9 @@ constexpr uint32_t kListSlots = 2048;
 // longer list loads its other slots after. H100 (bench/NOTES.md, issue 21, eighth session): all 16 slots
 // before the state cost (256,50257), lists of about 344, 2.8 us of extra reads.
 constexpr uint64_t kHeldSlots = 16;
+// The select kernels (glsl/topk_select_{sample,filter,final}.comp) copy their params block into shared memory
+// first (PARAMS_SHARED, ripple/common.glsl): it must fit.
+constexpr size_t kSelectParamsShared = 64;
 // Rows over kRowMaxRow with K <= kSlots, types up to 32 bits, in one dispatch (planChunk, topk_chunk.comp):
 // chunks of kChunk elements, each narrowed by its workgroup to at most B candidates (at least K, at most
 // kChunkMaxB unless K is larger), chunks * B <= kChunk so that the row's last workgroup holds them all in
@@ -314,6 +317,8 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     const uint64_t prefetch =
         selectPrefetchSlotsForTests ? selectPrefetchSlotsForTests : 2 * expected / 256 + 1;
     plan.params.push_back(static_cast<uint32_t>(std::min(prefetch, kHeldSlots))); // [44]
+    if (plan.params.size() + 1 > kSelectParamsShared) // + 1: the list sort's [45], pushed below
+        return unsupported(op, "internal: its select params outgrow the kernels' PARAMS_SHARED");
 
     const uint64_t stateBytes = rows * 4 * 4, tiesBytes = rows * chunks * (1 + tieSlots) * 4,
                    listBytes = rows * capacity * 8;

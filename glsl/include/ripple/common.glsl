@@ -7,7 +7,22 @@
 
 layout(std430, binding = 0) readonly buffer Params { uint params[]; };
 
+#if defined(PARAMS_SHARED)
+// A kernel on a latency-bound path defines PARAMS_SHARED (its block's length in words, at most its
+// local_size_x) and calls loadParams() first in main: the block comes in one round of loads, into shared
+// memory. Read from the buffer, a kernel's first steps were chains of dependent loads, each a round trip to
+// L2 with every SM's L1 cold (the row count, a view's rank, its sizes, then the input: H100, about 0.7 us
+// each; bench/NOTES.md, issue 21's ninth session). The planner keeps such a block within PARAMS_SHARED.
+shared uint sParams[PARAMS_SHARED];
+void loadParams() {
+    const uint i = gl_LocalInvocationID.x, at = pc.paramsBase + i;
+    if (i < PARAMS_SHARED && at < uint(params.length())) sParams[i] = params[at];
+    barrier();
+}
+#define P(i) sParams[(i)]
+#else
 #define P(i) params[pc.paramsBase + (i)]
+#endif
 
 // A phase mark for the profiler (ripple/profile.glsl); nothing outside the PROFILE permutation.
 #ifndef RIPPLE_MARK
