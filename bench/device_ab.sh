@@ -14,7 +14,8 @@
 #     alternating matrix by matrix over ROUNDS rounds (default 1), so that a drift of the machine falls on
 #     each.
 #   - with TESTS=REGEX, ripple-ops-tests (from .gpu/VARIANT) on the TopK cases matching it, the
-#     validation layer on, into $OUT/log.txt.
+#     validation layer on, into $OUT/tests-VARIANT.txt (its last lines also into $OUT/log.txt). The whole
+#     [topk] suite takes over 170 s there with the validation layer: a call's limit must leave room.
 # A matrix takes about 4 minutes there, and a device call at most 10: two matrices and a few profiles fit.
 # Here, bench/device_pack.sh builds the variants and packs them (and fetches .gl).
 # usage (there, .gl and .gpu carried): bash bench/device_ab.sh base new
@@ -41,8 +42,10 @@ for v in "$@"; do
     done
     if [ -n "${TESTS:-}" ]; then
         echo "== $v tests $TESTS" >>"$log"
-        VK_LAYER_PATH=$PWD/.gpu RIPPLE_VALIDATION=1 .gpu/"$v"/ripple-ops-tests "$TESTS" 2>&1 |
-            tail -5 >>"$log"
+        # into its own file as it runs: a run cut off by the call's limit keeps what it printed
+        VK_LAYER_PATH=$PWD/.gpu RIPPLE_VALIDATION=1 .gpu/"$v"/ripple-ops-tests "$TESTS" \
+            >"$OUT/tests-$v.txt" 2>&1
+        tail -5 "$OUT/tests-$v.txt" >>"$log"
     fi
 done
 if [ "${MATRIX:-0}" = 1 ]; then
