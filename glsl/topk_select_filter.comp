@@ -17,7 +17,7 @@ spirv_execution_mode(extensions = ["SPV_KHR_float_controls"], capabilities = [44
 layout(local_size_x = 256) in;
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
-#define PARAMS_SHARED 64u  // ripple/common.glsl; core/topk.cpp keeps the block within it
+#define PARAMS_SHARED 64u  // ripple/common.glsl; core/topk_select.cpp keeps the block within it
 #include "ripple/common.glsl"
 #include "ripple/topk.glsl"
 
@@ -232,7 +232,7 @@ void main() {
         uint ties = 0u;
 #if defined(PAIRED_WORDS)
         if (paired) {  // uniform
-            // begin < end: a chunk is never empty (core/topk.cpp), but end - begin must not wrap below.
+            // begin < end: a chunk is never empty (core/topk_select.cpp); end - begin must not wrap below.
             for (uint tile = firstWord; begin < end && tile <= lastWord; tile += 256u * UNROLL) {
                 if (tile != firstWord) loadPairedTile(tile + lid, lastWord);  // uniform
                 const uint tieBits = pairedTile(row, rowBase, begin, end, tile + lid, tau);

@@ -3,16 +3,16 @@
 #extension GL_GOOGLE_include_directive : require
 // Sampled radix-select TopK, dispatch 3 (topk_select.glsl): one workgroup per row gathers the K winners.
 // arg 0 (K <= 1024): sorts them by (rank, index) and writes values (bit for bit from the input) and indices.
-// arg 1 (larger K; core/topk.cpp's planSelectLarge): leaves them in the row's candidate list for the tile
-// and merge passes to sort, and stores the list's length in the row's state word 3: the candidates as they
-// are when there are at least K, else the candidates plus the first ties of tau, else (the estimate missed
-// or the list overflowed) exactly the K winners, selected from the whole row.
+// arg 1 (larger K; core/topk_select.cpp's planSelect with `large`): leaves them in the row's candidate list
+// for the list sort (topk_list.glsl), and stores the list's length in the row's state word 3: the candidates
+// as they are when there are at least K, else the candidates plus the first ties of tau, else (the estimate
+// missed or the list overflowed) exactly the K winners, selected from the whole row.
 // Bindings: 1 input, 2 state, 3 per-chunk ties (counts, then index slots), 4 candidates, 5 values,
 // 6 indices.
 layout(local_size_x = 256) in;
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
-#define PARAMS_SHARED 64u  // ripple/common.glsl; core/topk.cpp keeps the block within it
+#define PARAMS_SHARED 64u  // ripple/common.glsl; core/topk_select.cpp keeps the block within it
 #include "ripple/common.glsl"
 #include "ripple/topk.glsl"
 
@@ -67,9 +67,9 @@ void holdSlots(uint from, uint to, uint last) {
 }
 
 // The slots main loads before it reads the row's state, whose list length it does not know yet: those of
-// twice the expected length (core/topk.cpp's kHeldSlots), so that their latency and the state's overlap.
-// Loading all 16 there cost (256,50257), whose lists hold about 344, 2.8 us (H100: 32 KiB a row of the
-// list's scratch, mostly from HBM). takeBest loads the rest of a longer list.
+// twice the expected length (core/topk_select.cpp's kHeldSlots), so that their latency and the state's
+// overlap. Loading all 16 there cost (256,50257), whose lists hold about 344, 2.8 us (H100: 32 KiB a row of
+// the list's scratch, mostly from HBM). takeBest loads the rest of a longer list.
 uint prefetchSlots() { return min(HELD, SELECT_PREFETCH_SLOTS); }
 
 void take(uint key, uint idx) {

@@ -102,7 +102,8 @@ TEST_CASE("TopK's sampled selection on rows long enough for grouped samples (ove
                                                            : i / 8192);
         checkTopK(rt::device(), sorted, 1, 500, AxisDirection::Decreasing, DataType::UInt32);
     }
-    // 8388609 elements: samples of 16 elements for K >= 512 (core/topk.cpp's kSampleWideMinK), of 8 below.
+    // 8388609 elements: samples of 16 elements for K >= 512 (core/topk_select.cpp's kSampleWideMinK), of 8
+    // below.
     rt::HostTensor wide(DataType::Float32, {1, 8388609});
     rt::fill(wide, rng, rt::Fill::Random);
     for (uint32_t k : {100u, 700u})
@@ -145,11 +146,11 @@ TEST_CASE("TopK's sampled selection on rows long enough for grouped samples (ove
 TEST_CASE("TopK's sampled selection holds candidate lists of 2049 to 4096 entries in registers",
           "[topk][gpu]") {
     // Rows of 70001 with K = 777 and 1000: 1024 samples, tau their 38th or 44th smallest, so the lists hold
-    // about 2600 and 3000 candidates (core/topk.cpp's estimate m * n / S): topk_select_final's slots 8 to 15
-    // (HELD_MAX 4096), which the LLM shapes' lists of about 1128 reach only now and then. The plan has the
-    // final load every slot before it reads the row's state; with one slot loaded there, the others are
-    // loaded after it (a list longer than twice the estimate). Ties data puts many of the K-th rank's ties
-    // in the list too.
+    // about 2600 and 3000 candidates (core/topk_select.cpp's estimate m * n / S): topk_select_final's slots 8
+    // to 15 (HELD_MAX 4096), which the LLM shapes' lists of about 1128 reach only now and then. The plan has
+    // the final load every slot before it reads the row's state; with one slot loaded there, the others are
+    // loaded after it (a list longer than twice the estimate). Ties data puts many of the K-th rank's ties in
+    // the list too.
     struct Restore {
         ~Restore() { core::selectPrefetchSlotsForTests = 0; }
     } restore;
@@ -267,7 +268,7 @@ TEST_CASE("TopK's sampled selection around zero, denormals and NaNs: the filter 
 TEST_CASE("TopK with K over 1024 on long rows: sampled selection, then the candidate lists sorted by sample "
           "sort",
           "[topk][gpu]") {
-    // core/topk.cpp's planSelect(large): random data keeps at least K candidates (the list as it is);
+    // core/topk_select.cpp's planSelect(large): random data keeps at least K candidates (the list as it is);
     // two-valued, all-equal and narrow data leave fewer, and the first ties of tau by index fill the rest
     // (topk_list.glsl then sorts the list: splitters from a sample of it, buckets, each bucket sorted);
     // a 16-entry capacity seam (raised to K) overflows the list, and the winners come from the whole row.

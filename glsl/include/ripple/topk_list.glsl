@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// TopK for large K (core/topk.cpp, planSelect's `large`): each row's candidate list, L entries (rank key,
-// index) with L >= K (topk_select_final's gather mode puts L in state word 3), sorted by sample sort and its
-// first K written. Four dispatches:
+// TopK for large K (core/topk_select.cpp, planSelect's `large`): each row's candidate list, L entries (rank
+// key, index) with L >= K (topk_select_final's gather mode puts L in state word 3), sorted by sample sort and
+// its first K written. Four dispatches:
 //   1. topk_list_split: B samples of the list, one at a pseudo-random position of each of B equal strata of
 //      it, put in order by ranking (B / 16 workgroups per row): sample j >= 1 of that order opens bucket j,
 //      bucket 0 holds what precedes sample 1.
@@ -38,5 +38,5 @@ uint listBefore(uint ak, uint ai, uint bk, uint bi) {
     return uint(ak < bk) | (uint(ak == bk) & uint(ai < bi));
 }
 
-// Count and scatter workgroups per row (core/topk.cpp dispatches rows times this many).
+// Count and scatter workgroups per row (core/topk_select.cpp dispatches rows times this many).
 uint listChunks() { return (SELECT_CAPACITY + LIST_CHUNK - 1u) / LIST_CHUNK; }

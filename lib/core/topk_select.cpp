@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: MIT
+// TopK by sampled radix selection (glsl/topk_select_{sample,filter,final}.comp; the method and params in
+// glsl/include/ripple/topk_select.glsl), and for K over 1024 the sample sort of the candidate lists
+// (glsl/include/ripple/topk_list.glsl). core/topk.cpp decides which rows come here.
+#include "core/shape.hpp"
+#include "core/topk_plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ripple::core {
+
+uint64_t selectCapacityForTests = 0;
+uint32_t listSlotsForTests = 0;
+uint32_t listBucketsForTests = 0;
+uint32_t selectPrefetchSlotsForTests = 0;
+
+namespace topk {
+namespace {
+
+// Sampled radix selection (types up to 32 bits): about this many filter workgroups over all rows (8 per SM of
+// a 132-SM GPU keeps every SM busy), each with at least kSelectMinChunk elements; kSampleMin to kSampleMax
+// samples per row (one workgroup reads them).
+constexpr uint64_t kSelectGroups = 1024;
+constexpr uint64_t kSelectMinChunk = 4096;
+constexpr uint64_t kSelectTile = 4096; // topk_select_filter.comp: 256 invocations x UNROLL 16
+constexpr uint64_t kSampleMin = 1024;
+constexpr uint64_t kSampleMax = 4096; // topk_select_sample.comp keeps them in shared memory
+constexpr uint64_t kSampleGroup = 8;  // elements per sample at most (the sample keeps their smallest rank)
+// ... and from K = kSampleWideMinK on: the last step's candidates (about m * n / (S * g)) grow with K, so
+// more elements per sample pay there. H100 (bench/NOTES.md, issue 21): (1,16777216) K=1024 81.2 -> 76.3 us
+// with 32; (1,100000000) K=100 lost 6 us with 16 (its final step has few candidates already).
+constexpr uint64_t kSampleGroupWide = 32;
+constexpr uint64_t kSampleWideMinK = 512;
+// Rows of kSampleMax samples share them among up to kSampleMaxParts workgroups while rows * parts stays
+// within kSampleSpread (about one workgroup per SM): a single row's S * g loads were one workgroup's chain
+// of dependent rounds (H100, (1,16777216) K=1024: 25 of 103 us; bench/NOTES.md, issue 21).
+constexpr uint64_t kSampleMaxParts = 32; // 128 samples each
+constexpr uint64_t kSampleSpread = 128;
+
+// The list's sample sort (glsl/include/ripple/topk_list.glsl's LIST_BUCKETS, LIST_CHUNK, LIST_SLOTS): buckets
+// per row, list entries per count and scatter workgroup, the most entries a sort workgroup holds in
+// registers.
+constexpr uint64_t kListBuckets = 2048;
+constexpr uint64_t kListChunk = 2048;
+constexpr uint32_t kListSlots = 2048;
+// topk_select_final.comp holds a list of up to kHeldSlots x 256 candidates in registers (HELD), and loads the
+// slots of twice the expected list before it reads the row's state (their latency under the state's); a
+// longer list loads its other slots after. H100 (bench/NOTES.md, issue 21, eighth session): all 16 slots
+// before the state cost (256,50257), lists of about 344, 2.8 us of extra reads.
+constexpr uint64_t kHeldSlots = 16;
+// The select kernels (glsl/topk_select_{sample,filter,final}.comp) copy their params block into shared memory
+// first (PARAMS_SHARED, ripple/common.glsl): it must fit.
+constexpr size_t kSelectParamsShared = 64;
+
+} // namespace
+
+// Sampled radix selection (topk_select_*.comp; the method and params in
+// glsl/include/ripple/topk_select.glsl): sample, filter, final. Types up to 32 bits; 64-bit keys keep
+// planRadix. With `large` (K over kSlots) the final step gathers the winners' candidates in the list instead
+// of writing them, and the list is sorted afterwards.
+Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const PlanLimits& limits,
+                        bool large) {
+    const char* op = "TopK";
+    const TensorDesc& in = desc.InputTensor;
+    const uint64_t n = in.Sizes[desc.Axis], K = desc.K;
+    const uint32_t bits = 8 * elementSize(in.DataType);
+    // Digits (shift | width << 8) of the rank key, which sits at the top of a 32-bit word: at most 11 bits
+    // (2048 shared-memory bins), as few as the key's bits allow.
+    std::vector<uint32_t> digits;
+    if (bits == 32)
+        digits = {21 | 11 << 8, 10 | 11 << 8, 0 | 10 << 8};
+    else if (bits == 16)
+        digits = {21 | 11 << 8, 16 | 5 << 8};
+    else
+        digits = {24 | 8 << 8};
+    // Samples: one per 128 elements, at least kSampleMin and at most kSampleMax. The number of samples
+    // among the row's K best is about Poisson(mu), mu = K * S / n; tau = the m-th smallest sample, with m
+    // the smallest count that Poisson(mu) reaches with probability under 1e-9, makes "fewer than K
+    // elements at or below tau" a far-tail event (the last step then selects from the whole row: still
+    // exact, only slower). About m * n / S elements rank below tau; the list holds four times that.
+    const uint64_t S = std::min<uint64_t>(n, std::clamp<uint64_t>(n / 128, kSampleMin, kSampleMax));
+    // Rows of 128 kSampleMax or more: each sample is the smallest of g elements (up to gMax), which
+    // stands for S * g samples of the low tail (topk_select.glsl): fewer candidates for the last step, at g
+    // times the sample's loads. H100: (1,100M) K=100 290-519 us with g = 1, 266 us with g = 8; (16,1M) K=100
+    // 92 us with g = 1, 110 with g = 8 (its last step was already small).
+    // Large K wants a rank far from the tail, where grouped samples (minima) say little: one element each.
+    const uint64_t gMax = K >= kSampleWideMinK ? kSampleGroupWide : kSampleGroup;
+    const uint64_t g = large ? 1 : std::clamp<uint64_t>(n / (128 * kSampleMax), 1, gMax);
+    const double mu = double(K) * double(S * g) / double(n);
+    uint64_t m = 1;
+    if (mu > 100) { // exp(-mu) would underflow: the normal approximation, 6.1 standard deviations
+        m = static_cast<uint64_t>(std::ceil(mu + 6.1 * std::sqrt(mu) + 2));
+    } else {
+        for (double term = std::exp(-mu), atMost = term; 1.0 - atMost >= 1e-9; ++m) {
+            term *= mu / double(m);
+            atMost += term; // P(Poisson(mu) <= m)
+        }
+    }
+    m = std::min(m, S);
+    const uint64_t expected = (m * n + S * g - 1) / (S * g);
+    uint64_t capacity = selectCapacityForTests
+                            ? selectCapacityForTests
+                            : std::min<uint64_t>(n, std::max<uint64_t>(4096, 4 * expected));
+    if (large) capacity = std::max<uint64_t>(capacity, K); // the gather step may put exactly K there
+    // Filter workgroups: about kSelectGroups over all rows, none with fewer than kSelectMinChunk elements,
+    // each a whole number of the filter's tiles (256 invocations x 16 loads: kSelectTile elements, twice as
+    // many 16-bit ones read in pairs from a contiguous row, less 2 as an odd row start adds a word). A chunk
+    // of 3.07 tiles cost a fourth round of loads for its last 85 elements ((256,50257) FLOAT32, H100).
+    const uint64_t groupsPerRow = std::clamp<uint64_t>((kSelectGroups + rows - 1) / rows, 1,
+                                                       (n + kSelectMinChunk - 1) / kSelectMinChunk);
+    const bool pairs = bits == 16 && effectiveStrides(in)[desc.Axis] == 1;
+    const uint64_t tile = pairs ? 2 * kSelectTile : kSelectTile, tiles = (n + tile - 1) / tile;
+    const uint64_t chunk = (tiles + groupsPerRow - 1) / groupsPerRow * tile - (pairs ? 2 : 0);
+    const uint64_t chunks = (n + chunk - 1) / chunk;
+    uint64_t T = 1;
+    uint32_t log2T = 0;
+    while (T < K) T <<= 1, ++log2T;
+    topkParams(plan.params, desc, T, log2T, 1, 1, rows, rows, 0);
+    plan.params.insert(plan.params.end(), {static_cast<uint32_t>(chunk), static_cast<uint32_t>(chunks), bits,
+                                           static_cast<uint32_t>(capacity), static_cast<uint32_t>(S),
+                                           static_cast<uint32_t>(m), static_cast<uint32_t>(digits.size())});
+    for (uint32_t q = 0; q < 3; ++q) plan.params.push_back(q < digits.size() ? digits[q] : 0);
+    plan.params.push_back(static_cast<uint32_t>(g));
+    // Tie slots per chunk: the filter keeps the indices of a chunk's elements equal to tau while there are at
+    // most R, so that the final step takes the first ties from them instead of reading the chunks again in
+    // one workgroup (narrow-range data: (1,16777216) K=1024 took 721 us that way, bench/NOTES.md v16). With
+    // R >= K every chunk wanted whole fits; larger K reads the chunks of more than R ties.
+    const uint64_t tieSlots = std::min<uint64_t>(K, kSlots);
+    plan.params.push_back(static_cast<uint32_t>(tieSlots));
+    uint64_t parts = 1;
+    if (S == kSampleMax)
+        while (parts < kSampleMaxParts && rows * parts * 2 <= kSampleSpread) parts *= 2;
+    plan.params.push_back(static_cast<uint32_t>(parts));
+    plan.params.push_back(listSlotsForTests ? listSlotsForTests : kListSlots); // [43], large K only
+    const uint64_t prefetch =
+        selectPrefetchSlotsForTests ? selectPrefetchSlotsForTests : 2 * expected / 256 + 1;
+    plan.params.push_back(static_cast<uint32_t>(std::min(prefetch, kHeldSlots))); // [44]
+    if (plan.params.size() + 1 > kSelectParamsShared) // + 1: the list sort's [45], pushed below
+        return unsupported(op, "internal: its select params outgrow the kernels' PARAMS_SHARED");
+
+    const uint64_t stateBytes = rows * 4 * 4, tiesBytes = rows * chunks * (1 + tieSlots) * 4,
+                   listBytes = rows * capacity * 8;
+    if (std::max({stateBytes, tiesBytes, listBytes}) > limits.maxStorageBufferRange ||
+        rows * chunks > 0xFFFFFFFFull)
+        return unsupported(op, "its selection state needs more than the device's maxStorageBufferRange (" +
+                                   std::to_string(limits.maxStorageBufferRange) + ") in one binding");
+    auto align = [](uint64_t b) { return (b + 255) & ~uint64_t(255); };
+    const PlanBinding state{BindingKind::Scratch, 0, 0, stateBytes};
+    const PlanBinding ties{BindingKind::Scratch, 0, align(stateBytes), tiesBytes};
+    const PlanBinding list{BindingKind::Scratch, 0, ties.offset + align(tiesBytes), listBytes};
+    plan.scratchBytes = list.offset + listBytes;
+    // Shared samples: the rows' sample slots and arrival counters (unused with one part: the state stands
+    // in).
+    PlanBinding samples = state, arrivals = state;
+    if (parts > 1) {
+        samples = {BindingKind::Scratch, 0, align(plan.scratchBytes), rows * S * 4};
+        plan.scratchBytes = samples.offset + samples.size;
+        plan.zeroedScratchBytes = rows * 4;
+        arrivals = {BindingKind::ZeroedScratch, 0, 0, rows * 4};
+    }
+
+    const std::string dtype = keyClassOf(in.DataType);
+    const PlanBinding params{BindingKind::Params}, input{BindingKind::Tensor, 0};
+    auto dispatch = [&](std::string kernel, std::vector<PlanBinding> b, uint64_t groups, bool modes) {
+        addDispatch(plan, std::move(kernel), std::move(b), 0, groups, modes);
+    };
+    dispatch("topk_select_sample." + dtype, {params, input, state, samples, arrivals}, rows * parts, true);
+    dispatch("topk_select_filter." + dtype, {params, input, state, ties, list}, rows * chunks, true);
+    dispatch("topk_select_final." + dtype,
+             {params, input, state, ties, list, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}}, rows,
+             true);
+    if (!large) return plan;
+    plan.dispatches.back().arg = 1; // gather
+
+    // Sort each row's list (its length is state word 3) by sample sort and write its first K
+    // (glsl/include/ripple/topk_list.glsl): splitters from a sample of the list, bucket counts, the entries
+    // bucketed, each bucket ranked. The tile-and-merge sort it replaced took 11 dependent levels (H100,
+    // (1,16777216) K=65536: 122 us of 184; bench/NOTES.md, issue 21, sixth session).
+    const uint64_t B = listBucketsForTests ? listBucketsForTests : kListBuckets;
+    const uint64_t chunkCount = (capacity + kListChunk - 1) / kListChunk;
+    const uint64_t splitBytes = rows * B * 8, idBytes = rows * capacity * 4, startBytes = rows * B * 4,
+                   countBytes = rows * 2 * B * 4;
+    if (std::max({splitBytes, idBytes, listBytes, countBytes}) > limits.maxStorageBufferRange ||
+        rows * chunkCount > 0xFFFFFFFFull || rows * B > 0xFFFFFFFFull)
+        return unsupported(op, "its list sort needs more than the device's maxStorageBufferRange (" +
+                                   std::to_string(limits.maxStorageBufferRange) + ") in one binding");
+    const PlanBinding splitters{BindingKind::Scratch, 0, align(plan.scratchBytes), splitBytes};
+    const PlanBinding ids{BindingKind::Scratch, 0, align(splitters.offset + splitBytes), idBytes};
+    const PlanBinding bucketed{BindingKind::Scratch, 0, align(ids.offset + idBytes), listBytes};
+    const PlanBinding starts{BindingKind::Scratch, 0, align(bucketed.offset + listBytes), startBytes};
+    plan.scratchBytes = starts.offset + startBytes;
+    const PlanBinding counts{BindingKind::ZeroedScratch, 0, align(plan.zeroedScratchBytes), countBytes};
+    plan.zeroedScratchBytes = counts.offset + countBytes;
+    plan.params.push_back(static_cast<uint32_t>(B)); // [45]
+    dispatch("topk_list_split", {params, list, state, splitters}, rows * (B / 16), false);
+    dispatch("topk_list_count", {params, list, state, splitters, counts, ids}, rows * chunkCount, false);
+    dispatch("topk_list_scatter", {params, list, state, counts, ids, bucketed, starts}, rows * chunkCount,
+             false);
+    dispatch(std::string("topk_list_sort.") + elementClass(in.DataType),
+             {params, input, counts, starts, bucketed, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}},
+             rows * B, false);
+    return plan;
+}
+
+} // namespace topk
+} // namespace ripple::core
