@@ -50,8 +50,14 @@ constexpr uint32_t kListSlots = 2048;
 // before the state cost (256,50257), lists of about 344, 2.8 us of extra reads.
 constexpr uint64_t kHeldSlots = 16;
 // The select kernels (glsl/topk_select_{sample,filter,final}.comp) copy their params block into shared memory
-// first (PARAMS_SHARED, ripple/common.glsl): it must fit.
+// first (PARAMS_SHARED, ripple/common.glsl): it must fit, and is padded to that length so that the copy
+// stays inside the params buffer.
 constexpr size_t kSelectParamsShared = 64;
+
+Plan padSelectParams(Plan plan) {
+    plan.params.resize(std::max(plan.params.size(), kSelectParamsShared), 0);
+    return plan;
+}
 
 } // namespace
 
@@ -170,7 +176,7 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     dispatch("topk_select_final." + dtype,
              {params, input, state, ties, list, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}}, rows,
              true);
-    if (!large) return plan;
+    if (!large) return padSelectParams(std::move(plan));
     plan.dispatches.back().arg = 1; // gather
 
     // Sort each row's list (its length is state word 3) by sample sort and write its first K
@@ -200,7 +206,7 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     dispatch(std::string("topk_list_sort.") + elementClass(in.DataType),
              {params, input, counts, starts, bucketed, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}},
              rows * B, false);
-    return plan;
+    return padSelectParams(std::move(plan));
 }
 
 } // namespace topk
