@@ -18,10 +18,12 @@ uint32_t selectPrefetchSlotsForTests = 0;
 namespace topk {
 namespace {
 
-// Sampled radix selection (types up to 32 bits): about this many filter workgroups over all rows (8 per SM of
-// a 132-SM GPU keeps every SM busy), each with at least kSelectMinChunk elements; kSampleMin to kSampleMax
-// samples per row (one workgroup reads them).
-constexpr uint64_t kSelectGroups = 1024;
+// Sampled radix selection (types up to 32 bits): about this many filter workgroups over all rows, each with
+// at least kSelectMinChunk elements; kSampleMin to kSampleMax samples per row (one workgroup reads them).
+// 512: one wave on a 132-SM GPU at 4 workgroups an SM (the filter's 47-53 registers allow 4 or 5), each
+// paying its start and its append once for twice the tiles. H100, 1024 -> 512 (bench/NOTES.md, issue 21,
+// tenth session): filter levels (64,128256) f16 14.6 -> 13.6 us, (1,100000000) 177.7 -> 173.3 in all.
+constexpr uint64_t kSelectGroups = 512;
 constexpr uint64_t kSelectMinChunk = 4096;
 constexpr uint64_t kSelectTile = 4096; // topk_select_filter.comp: 256 invocations x UNROLL 16
 constexpr uint64_t kSampleMin = 1024;
