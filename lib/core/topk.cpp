@@ -53,6 +53,11 @@ const char* keyClassOf(DataType type) {
     }
 }
 
+Status scratchTooLarge(const std::string& what, const PlanLimits& limits) {
+    return unsupported("TopK", "its " + what + " needs more than the device's maxStorageBufferRange (" +
+                                   std::to_string(limits.maxStorageBufferRange) + ") in one binding");
+}
+
 // Appends a dispatch of `kernel` (without its MODE suffix when `modes`: the runtime picks fast or portable).
 void addDispatch(Plan& plan, std::string kernel, std::vector<PlanBinding> bindings, uint32_t arg,
                  uint64_t groups, bool modes) {
@@ -148,7 +153,6 @@ uint64_t runCount(uint64_t tiles, uint32_t level) {
 // Radix selection (topk_radix_*.comp): init; per digit of the composite (key bits, then index bits) a
 // histogram pass and a scan; gather the K survivors; sort them; emit.
 Result<Plan> planRadix(Plan plan, const TopKDesc& desc, uint64_t rows, const PlanLimits& limits) {
-    const char* op = "TopK";
     const TensorDesc& in = desc.InputTensor;
     const uint64_t n = in.Sizes[desc.Axis], K = desc.K;
     const bool wide = elementSize(in.DataType) == 8;
@@ -163,17 +167,12 @@ Result<Plan> planRadix(Plan plan, const TopKDesc& desc, uint64_t rows, const Pla
     plan.params.push_back(static_cast<uint32_t>(chunks));
     plan.params.push_back(8 * elementSize(in.DataType));
 
-    const uint64_t stateBytes = rows * 8 * 4, histBytes = rows * 256 * 4,
-                   survivorBytes = rows * K * entryBytes;
-    if (std::max({stateBytes, histBytes, survivorBytes}) > limits.maxStorageBufferRange ||
-        rows * chunks > 0xFFFFFFFFull)
-        return unsupported(op, "its selection state needs more than the device's maxStorageBufferRange (" +
-                                   std::to_string(limits.maxStorageBufferRange) + ") in one binding");
-    auto align = [](uint64_t b) { return (b + 255) & ~uint64_t(255); };
-    const PlanBinding state{BindingKind::Scratch, 0, 0, stateBytes};
-    const PlanBinding hist{BindingKind::Scratch, 0, align(stateBytes), histBytes};
-    const PlanBinding survivors{BindingKind::Scratch, 0, align(stateBytes) + align(histBytes), survivorBytes};
-    plan.scratchBytes = survivors.offset + survivorBytes;
+    ScratchLayout scratch;
+    const PlanBinding state = scratch.add(rows * 8 * 4), hist = scratch.add(rows * 256 * 4),
+                      survivors = scratch.add(rows * K * entryBytes);
+    if (scratch.largest() > limits.maxStorageBufferRange || rows * chunks > 0xFFFFFFFFull)
+        return scratchTooLarge("selection state", limits);
+    plan.scratchBytes = scratch.bytes();
 
     const std::string keyClass = std::string(wide ? "k2" : "k1");
     const std::string dtype = std::string(keyClassOf(in.DataType));
@@ -221,8 +220,7 @@ Result<Plan> planLane(Plan plan, const TopKDesc& desc, uint64_t rows, uint64_t p
     const uint32_t keyw = elementSize(in.DataType) == 8 ? 2 : 1;
     const uint64_t planeWords = rows * parts * kmax, candidateBytes = planeWords * (1 + keyw) * 4;
     if (candidateBytes > limits.maxStorageBufferRange || planeWords * (1 + keyw) > 0xFFFFFFFFull)
-        return unsupported("TopK", "its candidate lists need more than the device's maxStorageBufferRange (" +
-                                       std::to_string(limits.maxStorageBufferRange) + ") in one binding");
+        return scratchTooLarge("candidate lists", limits);
     topkParams(plan.params, desc, kmax, 0, 1, 1, rows, rows, 0);
     plan.params.insert(plan.params.end(), {static_cast<uint32_t>(parts), static_cast<uint32_t>(L),
                                            8 * elementSize(in.DataType)});
@@ -264,8 +262,7 @@ Result<Plan> planChunk(Plan plan, const TopKDesc& desc, uint64_t rows, uint64_t 
                                            static_cast<uint32_t>(chunks), static_cast<uint32_t>(B)});
     const uint64_t listBytes = rows * chunks * B * 8;
     if (listBytes > limits.maxStorageBufferRange || rows * chunks * B * 2 > 0xFFFFFFFFull)
-        return unsupported("TopK", "its candidate list needs more than the device's maxStorageBufferRange (" +
-                                       std::to_string(limits.maxStorageBufferRange) + ") in one binding");
+        return scratchTooLarge("candidate list", limits);
     plan.scratchBytes = listBytes;
     plan.zeroedScratchBytes = rows * 8;
     addDispatch(plan,

@@ -147,26 +147,21 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     if (plan.params.size() + 1 > kSelectParamsShared) // + 1: the list sort's [45], pushed below
         return unsupported(op, "internal: its select params outgrow the kernels' PARAMS_SHARED");
 
-    const uint64_t stateBytes = rows * 4 * 4, tiesBytes = rows * chunks * (1 + tieSlots) * 4,
-                   listBytes = rows * capacity * 8;
-    if (std::max({stateBytes, tiesBytes, listBytes}) > limits.maxStorageBufferRange ||
-        rows * chunks > 0xFFFFFFFFull)
-        return unsupported(op, "its selection state needs more than the device's maxStorageBufferRange (" +
-                                   std::to_string(limits.maxStorageBufferRange) + ") in one binding");
-    auto align = [](uint64_t b) { return (b + 255) & ~uint64_t(255); };
-    const PlanBinding state{BindingKind::Scratch, 0, 0, stateBytes};
-    const PlanBinding ties{BindingKind::Scratch, 0, align(stateBytes), tiesBytes};
-    const PlanBinding list{BindingKind::Scratch, 0, ties.offset + align(tiesBytes), listBytes};
-    plan.scratchBytes = list.offset + listBytes;
+    ScratchLayout scratch, zeroed(BindingKind::ZeroedScratch);
+    const uint64_t listBytes = rows * capacity * 8;
+    const PlanBinding state = scratch.add(rows * 4 * 4),
+                      ties = scratch.add(rows * chunks * (1 + tieSlots) * 4), list = scratch.add(listBytes);
     // Shared samples: the rows' sample slots and arrival counters (unused with one part: the state stands
     // in).
     PlanBinding samples = state, arrivals = state;
     if (parts > 1) {
-        samples = {BindingKind::Scratch, 0, align(plan.scratchBytes), rows * S * 4};
-        plan.scratchBytes = samples.offset + samples.size;
-        plan.zeroedScratchBytes = rows * 4;
-        arrivals = {BindingKind::ZeroedScratch, 0, 0, rows * 4};
+        samples = scratch.add(rows * S * 4);
+        arrivals = zeroed.add(rows * 4);
     }
+    if (scratch.largest() > limits.maxStorageBufferRange || rows * chunks > 0xFFFFFFFFull)
+        return scratchTooLarge("selection state", limits);
+    plan.scratchBytes = scratch.bytes();
+    plan.zeroedScratchBytes = zeroed.bytes();
 
     const std::string dtype = keyClassOf(in.DataType);
     const PlanBinding params{BindingKind::Params}, input{BindingKind::Tensor, 0};
@@ -187,19 +182,14 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     // (1,16777216) K=65536: 122 us of 184; bench/NOTES.md, issue 21, sixth session).
     const uint64_t B = listBucketsForTests ? listBucketsForTests : kListBuckets;
     const uint64_t chunkCount = (capacity + kListChunk - 1) / kListChunk;
-    const uint64_t splitBytes = rows * B * 8, idBytes = rows * capacity * 4, startBytes = rows * B * 4,
-                   countBytes = rows * 2 * B * 4;
-    if (std::max({splitBytes, idBytes, listBytes, countBytes}) > limits.maxStorageBufferRange ||
+    const PlanBinding splitters = scratch.add(rows * B * 8), ids = scratch.add(rows * capacity * 4),
+                      bucketed = scratch.add(listBytes), starts = scratch.add(rows * B * 4);
+    const PlanBinding counts = zeroed.add(rows * 2 * B * 4);
+    if (std::max(scratch.largest(), zeroed.largest()) > limits.maxStorageBufferRange ||
         rows * chunkCount > 0xFFFFFFFFull || rows * B > 0xFFFFFFFFull)
-        return unsupported(op, "its list sort needs more than the device's maxStorageBufferRange (" +
-                                   std::to_string(limits.maxStorageBufferRange) + ") in one binding");
-    const PlanBinding splitters{BindingKind::Scratch, 0, align(plan.scratchBytes), splitBytes};
-    const PlanBinding ids{BindingKind::Scratch, 0, align(splitters.offset + splitBytes), idBytes};
-    const PlanBinding bucketed{BindingKind::Scratch, 0, align(ids.offset + idBytes), listBytes};
-    const PlanBinding starts{BindingKind::Scratch, 0, align(bucketed.offset + listBytes), startBytes};
-    plan.scratchBytes = starts.offset + startBytes;
-    const PlanBinding counts{BindingKind::ZeroedScratch, 0, align(plan.zeroedScratchBytes), countBytes};
-    plan.zeroedScratchBytes = counts.offset + countBytes;
+        return scratchTooLarge("list sort", limits);
+    plan.scratchBytes = scratch.bytes();
+    plan.zeroedScratchBytes = zeroed.bytes();
     plan.params.push_back(static_cast<uint32_t>(B)); // [45]
     dispatch("topk_list_split", {params, list, state, splitters}, rows * (B / 16), false);
     dispatch("topk_list_count", {params, list, state, splitters, counts, ids}, rows * chunkCount, false);
