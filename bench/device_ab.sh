@@ -13,6 +13,8 @@
 #     into $OUT/matrix-VARIANT-ROUND.md and .json, for the variants in $MATRIX_VARIANTS (default: all),
 #     alternating matrix by matrix over ROUNDS rounds (default 1), so that a drift of the machine falls on
 #     each.
+#   - with STATS=1, ripple-kernel-stats (registers, machine code size) of the sampled selection's kernels
+#     that device_pack.sh packed, into $OUT/kernel-stats-VARIANT.txt;
 #   - with TESTS=REGEX, ripple-ops-tests (from .gpu/VARIANT) on the TopK cases matching it, the
 #     validation layer on, into $OUT/tests-VARIANT.txt (its last lines also into $OUT/log.txt). The whole
 #     [topk] suite takes over 170 s there with the validation layer: a call's limit must leave room.
@@ -40,6 +42,9 @@ for v in "$@"; do
         echo "== $v levels $c" >>"$log"
         .gpu/"$v"/ripple-bench topk --case "$c" >>"$log" 2>&1
     done
+    if [ "${STATS:-0}" = 1 ]; then
+        .gpu/"$v"/ripple-kernel-stats .gpu/"$v"/spv >"$OUT/kernel-stats-$v.txt" 2>&1
+    fi
     if [ -n "${TESTS:-}" ]; then
         echo "== $v tests $TESTS" >>"$log"
         # into its own file as it runs: a run cut off by the call's limit keeps what it printed

@@ -38,12 +38,19 @@ for arg in "$@"; do
         cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DRIPPLE_D3D12=OFF \
             -DRIPPLE_PROFILE_KERNELS=ON -DCMAKE_EXE_LINKER_FLAGS="-static-libstdc++ -static-libgcc" \
             -DCMAKE_SHARED_LINKER_FLAGS="-static-libstdc++ -static-libgcc" >/dev/null
-        cmake --build "$build" --target ripple-bench ripple-bench-module ripple-profile ripple-ops-tests
+        cmake --build "$build" --target ripple-bench ripple-bench-module ripple-profile ripple-ops-tests \
+            ripple-kernel-stats
         if [ -n "$commit" ]; then echo "$commit" >"$build/.built-commit"; fi
     fi
     mkdir -p "$stage/$name"
     cp "$build"/bench/{ripple-bench,ripple-profile,libripple-bench-module.so} \
         "$build/test/ripple-ops-tests" "$stage/$name/"
+    # For STATS=1 (bench/device_ab.sh): the sampled selection's kernels, and the tool where the build has it
+    # (builds kept from before it was packed do not).
+    mkdir -p "$stage/$name/spv"
+    cp "$build"/kernels/spv/topk_select_{sample,filter,final}.*.fast.spv "$stage/$name/spv/"
+    stats=$build/bench/ripple-kernel-stats
+    if [ -f "$stats" ]; then cp "$stats" "$stage/$name/"; fi
     if [ -n "$commit" ] && [ "$rev" != built ]; then git worktree remove --force "$src"; fi
 done
 cp /usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so "$stage/"
