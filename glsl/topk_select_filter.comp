@@ -10,8 +10,12 @@ spirv_execution_mode(extensions = ["SPV_KHR_float_controls"], capabilities = [44
 // Sampled radix-select TopK, dispatch 2 (topk_select.glsl): reads every row once, chunk by chunk. Elements
 // ranked below the row's tau are appended to its candidate list as (rank, index); elements equal to tau
 // are counted, per chunk and per row, and a chunk's tie indices are kept while there are at most
-// SELECT_TIE_SLOTS, so that the final step finds the first ties without reading the row again. Bindings:
-// 1 input, 2 state, 3 per-chunk ties (counts, then index slots), 4 candidates.
+// SELECT_TIE_SLOTS, so that the final step finds the first ties without reading the row again. TAU state:
+// tau from the row's state (topk_select_sample.comp). TAU sample (rows of few samples; core/topk_select.cpp's
+// kFusedSamples): each workgroup finds its row's tau from the row's samples itself (topk_sample.glsl),
+// and the row's first chunk stores it for the final step; the state is zeroed scratch. A variant of its
+// own: the selection's registers would cost the other form its occupancy. Bindings: 1 input, 2 state, 3
+// per-chunk ties (counts, then index slots), 4 candidates.
 //
 // No barrier in the loop: candidates are staged (stageCandidate).
 layout(local_size_x = 256) in;
@@ -28,6 +32,25 @@ layout(std430, binding = 4) writeonly buffer Candidates { uint candidates[]; };
 
 #include "ripple/topk_key.glsl"
 #include "ripple/topk_select.glsl"
+
+// The stage of stageCandidate (below): STAGE keys, then their indices.
+#define STAGE 1024u
+shared uint sStage[2u * STAGE];
+#if defined(TAU_sample)
+// The samples, the histogram and a step's result in the stage's memory, which the selection is done with
+// before the first tile: with 8 KiB more shared memory the NVIDIA compiler gave this kernel 128 registers
+// instead of 54 (H100, FLOAT16), two workgroups an SM instead of four.
+#define ENTRIES_SHARED
+#define ENTRIES 1024u  // the most samples (core/topk_select.cpp's kFusedSamples)
+#define sEntry sStage
+#define ENTRY_HIST(i) sStage[ENTRIES + (i)]
+#define ENTRY_RESULT(i) sStage[ENTRIES + 256u + (i)]
+#include "ripple/topk_entries.glsl"
+uint entryIndex(uint e) { return e; }  // no index steps: any sample holding the m-th rank will do
+#define SAMPLE_SINGLE  // g = 1
+#include "ripple/hash.glsl"
+#include "ripple/topk_sample.glsl"
+#endif
 
 // Floats compared as floats when tau is a normal number or an infinity: the filter is bound by its
 // per-element work, not by its bytes (H100, (64,128256): FLOAT16's 16 MB took FLOAT32's 17-18 us), and a
@@ -94,16 +117,14 @@ void classify(float x, uint bits, bool inside, uint bit, inout uint tieBits, ino
 // Candidates are staged in shared memory (a shared atomic each) and reserved in the row's list with one
 // global atomic per workgroup at the end, since one counter per row serializes the atomics of every
 // workgroup of that row. Candidates beyond the stage (an estimate that missed) reserve their own slot.
-#define STAGE 1024u
-shared uint sStageKey[STAGE], sStageIdx[STAGE];
 shared uint sStaged, sBase;
 
 void stageCandidate(uint row, uint key, uint j) {
     const uint C = SELECT_CAPACITY;
     const uint at = atomicAdd(sStaged, 1u);
     if (at < STAGE) {
-        sStageKey[at] = key;
-        sStageIdx[at] = j;
+        sStage[at] = key;
+        sStage[STAGE + at] = j;
     } else {
         const uint slot = atomicAdd(state[row * SELECT_STATE + 1u], 1u);
         if (slot < C) {
@@ -124,8 +145,8 @@ void flushStage(uint row) {
     for (uint i = lid; i < staged; i += 256u) {
         const uint slot = sBase + i;
         if (slot < C) {
-            candidates[(row * C + slot) * 2u] = sStageKey[i];
-            candidates[(row * C + slot) * 2u + 1u] = sStageIdx[i];
+            candidates[(row * C + slot) * 2u] = sStage[i];
+            candidates[(row * C + slot) * 2u + 1u] = sStage[STAGE + i];
         }
     }
     barrier();
@@ -211,17 +232,34 @@ void main() {
     const uint chunks = SELECT_CHUNKS, lid = gl_LocalInvocationID.x;
     const uint n = TOPK_N, chunkSize = SELECT_CHUNK, stride = TOPK_AXIS_STRIDE;
     rankKeySetup();
+#if defined(TAU_sample)
+    gKeyLowBits = gRankShift;
+    uint sampledRow = 0xFFFFFFFFu, sampledTau = 0u;  // the last row sampled, and its tau
+#endif
     for (uint g = gl_WorkGroupID.x; g < TOPK_ROWS * chunks; g += pc.groupCount) {
         const uint row = g / chunks, chunk = g % chunks, s = row * SELECT_STATE;
         const uint begin = chunk * chunkSize, end = min(n, begin + chunkSize);
         const uint rowBase = viewOffset(TOPK_ROW_VIEW, row);
+#if defined(TAU_sample)
+        // tau first, then the tile's loads (issued before the selection, they measured no faster: H100).
+        if (row != sampledRow) {  // uniform
+            loadSamples(rowBase);
+            barrier();
+            sampledTau = sampleTau();
+            sampledRow = row;
+        }
+        if (chunk == 0u && lid == 0u) state[s] = sampledTau;
+        const uint tau = sampledTau;
+#endif
 #if defined(PAIRED_WORDS)
         const bool paired = stride == 1u;
         const uint firstWord = (rowBase + begin) >> 1u, lastWord = (rowBase + end - 1u) >> 1u;
         if (begin < end && paired) loadPairedTile(firstWord + lid, lastWord); else  // uniform
 #endif
         if (begin < end) loadTile(begin, end, rowBase, stride);
+#if !defined(TAU_sample)
         const uint tau = state[s];
+#endif
         const uint slots = TOPK_ROWS * chunks + g * SELECT_TIE_SLOTS;  // this chunk's tie index slots
 #if defined(BY_VALUE)
         valueSetup(tau);

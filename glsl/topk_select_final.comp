@@ -358,6 +358,14 @@ void main() {
         barrier();
         RIPPLE_MARK(1);
         writeWinners(row, gRowBase);
+        // The row's state cleared for the next run: with the filter sampling (its TAU sample form) the state
+        // is zeroed scratch, whose counts nothing else clears. Read by every invocation before the barriers
+        // above.
+        if (lid == 0u) {
+            state[s] = 0u;
+            state[s + 1u] = 0u;
+            state[s + 2u] = 0u;
+        }
         barrier();
     }
 }

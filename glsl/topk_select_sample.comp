@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// Sampled radix-select TopK, dispatch 1 (topk_select.glsl): a workgroup per row (several for few long rows)
-// finds tau, the m-th smallest rank among S samples of the row (S <= SAMPLE_SLOTS), and clears the row's
-// counts. Sample i is taken at a pseudo-random position of the i-th of S equal strata, so periodic data
-// cannot fool it. The samples are loaded once, many loads in flight per invocation, into shared memory;
-// the 8-bit histogram steps of topk_entries.glsl run there. Bindings: 1 input, 2 state, 3 the rows' sample
-// slots (S each) and 4 a counter per row (zeroed scratch), both used only with SELECT_SAMPLE_PARTS > 1.
+// Sampled radix-select TopK, dispatch 1 (topk_select.glsl), for rows whose filter does not sample them
+// itself (core/topk_select.cpp): a workgroup per row (several for few long rows) finds tau, the m-th
+// smallest rank among S samples of the row (topk_sample.glsl; S <= SAMPLE_SLOTS), and clears the row's
+// counts. The samples are loaded once, many loads in flight per invocation, into shared memory; the 8-bit
+// histogram steps of topk_entries.glsl run there. Bindings: 1 input, 2 state, 3 the rows' sample slots (S
+// each) and 4 a counter per row (zeroed scratch), both used only with SELECT_SAMPLE_PARTS > 1.
 layout(local_size_x = 256) in;
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
@@ -31,21 +31,13 @@ layout(std430, binding = 4) coherent buffer Arrivals { uint arrivals[]; };
 uint entryIndex(uint e) { return e; }  // no index steps: any sample holding the m-th rank will do
 
 #include "ripple/hash.glsl"
+#include "ripple/topk_sample.glsl"
 
 // Rows whose samples are many (SELECT_SAMPLE_PARTS > 1: single long rows) spread them over several
 // workgroups: each takes S / parts of them into the row's sample slots, and the row's last workgroup to
 // arrive (a counter per row, zeroed scratch that it sets back to zero) loads all S and selects. A chain of
 // S * g / 2048 dependent load rounds in one workgroup becomes one round in each.
 shared uint sLast;
-
-// The input offset of element t of sample i's group: a pseudo-random position in the i-th of S strata.
-uint sampleOffset(uint rowBase, uint i, uint t) {
-    const uint S = SELECT_SAMPLES, n = TOPK_N;
-    const float perSample = float(n) / float(S);  // stratum i: [i * n / S, (i + 1) * n / S), rounded
-    const uint lo = min(uint(float(i) * perSample), n - 1u);
-    const uint width = max(min(uint(float(i + 1u) * perSample), n) - lo, 1u);
-    return rowBase + min(lo + hash(i * SELECT_SAMPLE_GROUP + t) % width, n - 1u) * TOPK_AXIS_STRIDE;
-}
 
 void main() {
     loadParams();
@@ -57,24 +49,7 @@ void main() {
         const uint row = w / parts, first = (w % parts) * per;
         const uint rowBase = viewOffset(TOPK_ROW_VIEW, row);
         if (parts == 1u) {  // uniform
-            for (uint i0 = lid; i0 < S; i0 += 256u * 8u) {
-                // Loads first, none behind a branch (rankKeyOf has some): a load after a branch waits for
-                // the ones before it.
-                uint k[8];
-                [[unroll]] for (uint u = 0u; u < 8u; ++u) {  // eight independent loads in flight
-                    const uint i = min(i0 + u * 256u, S - 1u);
-                    k[u] = loadElement(sampleOffset(rowBase, i, 0u)).x;
-                }
-                [[unroll]] for (uint u = 0u; u < 8u; ++u) k[u] = rankKeyOf(k[u]);
-                for (uint t = 1u; t < g; ++t) {  // the rest of each sample's group, eight loads in flight
-                    uint more[8];
-                    [[unroll]] for (uint u = 0u; u < 8u; ++u)
-                        more[u] = loadElement(sampleOffset(rowBase, min(i0 + u * 256u, S - 1u), t)).x;
-                    [[unroll]] for (uint u = 0u; u < 8u; ++u) k[u] = min(k[u], rankKeyOf(more[u]));
-                }
-                [[unroll]] for (uint u = 0u; u < 8u; ++u)
-                    if (i0 + u * 256u < S) sEntry[i0 + u * 256u] = k[u];
-            }
+            loadSamples(rowBase);
         } else {
             // This part's per * g loads spread over every invocation (item q: sample first + q / g, element
             // q % g of its group), eight in flight each: one round for a single row's 1024. Each sample's
@@ -112,16 +87,8 @@ void main() {
         }
         barrier();
         RIPPLE_MARK(0);  // phases (PROFILE builds): the samples' loads, the selection, the state's write
-        // tau: the m-th smallest sample, or once the digits chosen so far hold exactly m samples (an early
-        // exit), the largest rank of those digits: either way exactly m samples rank at or below it, which
-        // is all the estimate relies on. A rank key of fewer than 32 bits sits at the top of its word, and
-        // tau keeps the word's low bits zero like every element's: with them set, no element equals tau by
-        // rank key, while the filter's float comparisons (by value, which drops them) counted the elements
-        // of tau's value as ties, and the last step, comparing rank keys, then found none of them.
-        selectEntries(S, SELECT_SAMPLE_RANK, SELECT_SAMPLE_RANK, 0u);
+        const uint tau = sampleTau();
         RIPPLE_MARK(1);
-        const uint keyBits = 0xFFFFFFFFu << (32u - SELECT_KEY_BITS);
-        const uint tau = gEarly ? (gPrefix | ((1u << gShiftAt) - 1u)) & keyBits : gPrefix;
         if (lid == 0u) {
             state[row * SELECT_STATE] = tau;
             state[row * SELECT_STATE + 1u] = 0u;

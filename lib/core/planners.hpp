@@ -26,6 +26,9 @@ extern uint32_t listBucketsForTests;
 // Tests only: when nonzero, the candidate list slots (256 entries each, at most 16) topk_select_final loads
 // before it reads a row's state, so that tests reach the loads of a longer list's other slots after it.
 extern uint32_t selectPrefetchSlotsForTests;
+// Tests only: when set, TopK's sampled radix selection always samples in a dispatch of its own, so that tests
+// reach it on rows whose filter would sample them itself.
+extern bool selectSampleDispatchForTests;
 
 // Pieces shared by the planners.
 const char* elementClass(DataType type); // "b8", "b16", "b32", "b64"

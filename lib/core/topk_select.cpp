@@ -14,6 +14,7 @@ uint64_t selectCapacityForTests = 0;
 uint32_t listSlotsForTests = 0;
 uint32_t listBucketsForTests = 0;
 uint32_t selectPrefetchSlotsForTests = 0;
+bool selectSampleDispatchForTests = false;
 
 namespace topk {
 namespace {
@@ -39,6 +40,13 @@ constexpr uint64_t kSampleWideMinK = 512;
 // of dependent rounds (H100, (1,16777216) K=1024: 25 of 103 us; bench/NOTES.md, issue 21).
 constexpr uint64_t kSampleMaxParts = 32; // 128 samples each
 constexpr uint64_t kSampleSpread = 128;
+// Rows of at most kFusedSamples samples of one element (rows up to 131199 elements; the filter's ENTRIES,
+// within its stage's shared memory) have no sample dispatch: each filter workgroup (topk_select_filter's TAU
+// sample) loads its row's samples and selects tau itself (glsl/include/ripple/topk_sample.glsl) before its
+// first tile. H100 (bench/NOTES.md, issue 21, eleventh session): (64,128256) f16 31.0 -> 27.6 us, f32 35.6 ->
+// 32.5, (256,50257) f32 46.1 -> 42.0; a dispatch, its start and the barrier behind it cost more than 8
+// workgroups a row loading the same 1024 samples.
+constexpr uint64_t kFusedSamples = 1024;
 
 // The list's sample sort (glsl/include/ripple/topk_list.glsl's LIST_BUCKETS, LIST_CHUNK, LIST_SLOTS): buckets
 // per row, list entries per count and scatter workgroup, the most entries a sort workgroup holds in
@@ -147,9 +155,13 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     if (plan.params.size() + 1 > kSelectParamsShared) // + 1: the list sort's [45], pushed below
         return unsupported(op, "internal: its select params outgrow the kernels' PARAMS_SHARED");
 
+    // Fused (kFusedSamples): the filter samples, so nothing clears the rows' counts before it; the state
+    // is zeroed scratch, which the final step clears again. Not for large K, whose list sort reads the state
+    // after the final step.
+    const bool fused = !large && parts == 1 && g == 1 && S <= kFusedSamples && !selectSampleDispatchForTests;
     ScratchLayout scratch, zeroed(BindingKind::ZeroedScratch);
     const uint64_t listBytes = rows * capacity * 8;
-    const PlanBinding state = scratch.add(rows * 4 * 4),
+    const PlanBinding state = (fused ? zeroed : scratch).add(rows * 4 * 4),
                       ties = scratch.add(rows * chunks * (1 + tieSlots) * 4), list = scratch.add(listBytes);
     // Shared samples: the rows' sample slots and arrival counters (unused with one part: the state stands
     // in).
@@ -158,7 +170,8 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
         samples = scratch.add(rows * S * 4);
         arrivals = zeroed.add(rows * 4);
     }
-    if (scratch.largest() > limits.maxStorageBufferRange || rows * chunks > 0xFFFFFFFFull)
+    if (std::max(scratch.largest(), zeroed.largest()) > limits.maxStorageBufferRange ||
+        rows * chunks > 0xFFFFFFFFull)
         return scratchTooLarge("selection state", limits);
     plan.scratchBytes = scratch.bytes();
     plan.zeroedScratchBytes = zeroed.bytes();
@@ -168,8 +181,11 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     auto dispatch = [&](std::string kernel, std::vector<PlanBinding> b, uint64_t groups, bool modes) {
         addDispatch(plan, std::move(kernel), std::move(b), 0, groups, modes);
     };
-    dispatch("topk_select_sample." + dtype, {params, input, state, samples, arrivals}, rows * parts, true);
-    dispatch("topk_select_filter." + dtype, {params, input, state, ties, list}, rows * chunks, true);
+    if (!fused)
+        dispatch("topk_select_sample." + dtype, {params, input, state, samples, arrivals}, rows * parts,
+                 true);
+    dispatch("topk_select_filter." + dtype + (fused ? ".sample" : ".state"),
+             {params, input, state, ties, list}, rows * chunks, true);
     dispatch("topk_select_final." + dtype,
              {params, input, state, ties, list, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}}, rows,
              true);

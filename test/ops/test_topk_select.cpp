@@ -7,6 +7,45 @@
 using namespace ripple;
 using namespace tk;
 
+namespace {
+
+// One operator recorded and submitted three times, on new data each time (two-valued the second time): from
+// the second submission on, its zeroed scratch comes back from the device's pool without a fill, so a run
+// that left a counter or a row's state behind would spoil the next one.
+void checkRepeatedRuns(const TopKDesc& desc, std::mt19937& rng) {
+    Device& dev = rt::device();
+    auto op = dev.compile(desc);
+    REQUIRE(op.ok());
+    rt::HostTensor input(desc.InputTensor.DataType, desc.InputTensor.Sizes);
+    const uint64_t outBytes = desc.OutputValueTensor.elementCount() * elementSize(desc.InputTensor.DataType);
+    const uint64_t indexBytes =
+        desc.OutputIndexTensor.elementCount() * elementSize(desc.OutputIndexTensor.DataType);
+    auto in = dev.createBuffer(input.bytes.size());
+    auto values = dev.createBuffer(outBytes), indices = dev.createBuffer(indexBytes);
+    REQUIRE((in.ok() && values.ok() && indices.ok()));
+    for (int run = 0; run < 3; ++run) {
+        INFO("TopK input " << rt::describe(desc.InputTensor) << " K " << desc.K << ", run " << run);
+        fillData(input, rng, run == 1 ? Data::TwoValued : Data::Random);
+        REQUIRE(dev.upload(in.value(), 0, input.bytes.data(), input.bytes.size()).ok());
+        auto recorder = dev.createRecorder(); // each submission takes the pooled zeroed scratch, no fill
+        REQUIRE(recorder.ok());
+        REQUIRE(recorder.value()
+                    .record(op.value(), {{&in.value(), 0}, {&values.value(), 0}, {&indices.value(), 0}})
+                    .ok());
+        auto ticket = dev.submit(recorder.value());
+        REQUIRE(ticket.ok());
+        REQUIRE(dev.wait(ticket.value()).ok());
+        std::vector<uint8_t> gotValues(outBytes), gotIndices(indexBytes), wantValues, wantIndices;
+        REQUIRE(dev.download(values.value(), 0, gotValues.data(), outBytes).ok());
+        REQUIRE(dev.download(indices.value(), 0, gotIndices.data(), indexBytes).ok());
+        rt::referenceTopK(desc, input, wantValues, wantIndices);
+        CHECK(gotValues == wantValues);
+        CHECK(gotIndices == wantIndices);
+    }
+}
+
+} // namespace
+
 TEST_CASE("TopK by radix selection (rows over 1024, K <= 1024): every type, ties, all-equal, two-valued, "
           "narrow-range",
           "[topk][gpu]") {
@@ -40,6 +79,45 @@ TEST_CASE("TopK by radix selection (rows over 1024, K <= 1024): every type, ties
             }
         }
     }
+}
+
+TEST_CASE("TopK's sampled selection samples in the filter's workgroups, or in a dispatch of its own",
+          "[topk][gpu]") {
+    // Rows of at most 1024 samples of one element (core/topk_select.cpp's kFusedSamples: rows up to 131199
+    // elements) have no sample dispatch: each filter workgroup selects its row's tau from the samples itself,
+    // in the shared memory of its candidate stage, and the rows' state is zeroed scratch that the final step
+    // clears. The same rows with the dispatch, and both sides of the bound (131199: S = 1024; 131200: S =
+    // 1025). Then one operator run again and again, the pooled zeroed state reused without a fill.
+    struct Restore {
+        ~Restore() { core::selectSampleDispatchForTests = false; }
+    } restore;
+    WithoutChunks sampled;
+    std::mt19937 rng(2048);
+    for (bool dispatch : {false, true}) {
+        core::selectSampleDispatchForTests = dispatch;
+        INFO((dispatch ? "sample dispatch" : "filter samples"));
+        for (DataType type : kTypes32) {
+            for (const Layout& s : {Layout{{3, 5000}, {}, 1}, Layout{{2, 6001}, {6007, 1}, 1}}) {
+                for (Data how : {Data::Random, Data::Ties, Data::TwoValued}) {
+                    rt::HostTensor input(type, s.sizes, s.strides);
+                    fillData(input, rng, how);
+                    checkTopK(rt::device(), input, s.axis, std::array<uint32_t, 3>{1, 50, 1024}[rng() % 3],
+                              rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing,
+                              DataType::UInt32);
+                }
+            }
+        }
+        for (uint32_t n : {131199u, 131200u}) {
+            for (DataType type : {DataType::Float32, DataType::BFloat16}) {
+                rt::HostTensor input(type, {1, n});
+                fillData(input, rng, Data::Random);
+                checkTopK(rt::device(), input, 1, 100, AxisDirection::Decreasing, DataType::UInt32);
+            }
+        }
+    }
+    core::selectSampleDispatchForTests = false;
+    checkRepeatedRuns(makeTopKDesc({DataType::Float16, {4, 30011}, {}}, 1, 50), rng);
+    checkRepeatedRuns(makeTopKDesc({DataType::Int32, {2, 9001}, {}}, 1, 777, AxisDirection::Increasing), rng);
 }
 
 TEST_CASE("TopK's sampled radix selection falls back to the whole row, exactly, when its list overflows",
@@ -110,37 +188,9 @@ TEST_CASE("TopK's sampled selection on rows long enough for grouped samples (ove
         checkTopK(rt::device(), wide, 1, k, rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing,
                   DataType::UInt32);
     // Several rows whose samples 16 workgroups share (5 rows of 4097 * 128 elements: S = 4096), the last to
-    // arrive selecting. One operator recorded and submitted three times on other data: from the second
-    // submission on, its zeroed scratch comes back from the device's pool without a fill, so a run that
-    // left an arrival counter behind would leave the next run's row state (tau, counts) unwritten.
-    Device& dev = rt::device();
-    const TopKDesc desc = makeTopKDesc({DataType::Float32, {5, 524417}, {}}, 1, 333);
-    auto op = dev.compile(desc);
-    REQUIRE(op.ok());
-    rt::HostTensor input(DataType::Float32, {5, 524417});
-    const uint64_t outBytes = 5 * 333 * 4;
-    auto in = dev.createBuffer(input.bytes.size());
-    auto values = dev.createBuffer(outBytes), indices = dev.createBuffer(outBytes);
-    REQUIRE((in.ok() && values.ok() && indices.ok()));
-    for (int run = 0; run < 3; ++run) {
-        INFO("run " << run);
-        fillData(input, rng, run == 1 ? Data::TwoValued : Data::Random);
-        REQUIRE(dev.upload(in.value(), 0, input.bytes.data(), input.bytes.size()).ok());
-        auto recorder = dev.createRecorder(); // each submission takes the pooled zeroed scratch, no fill
-        REQUIRE(recorder.ok());
-        REQUIRE(recorder.value()
-                    .record(op.value(), {{&in.value(), 0}, {&values.value(), 0}, {&indices.value(), 0}})
-                    .ok());
-        auto ticket = dev.submit(recorder.value());
-        REQUIRE(ticket.ok());
-        REQUIRE(dev.wait(ticket.value()).ok());
-        std::vector<uint8_t> gotValues(outBytes), gotIndices(outBytes), wantValues, wantIndices;
-        REQUIRE(dev.download(values.value(), 0, gotValues.data(), outBytes).ok());
-        REQUIRE(dev.download(indices.value(), 0, gotIndices.data(), outBytes).ok());
-        rt::referenceTopK(desc, input, wantValues, wantIndices);
-        CHECK(gotValues == wantValues);
-        CHECK(gotIndices == wantIndices);
-    }
+    // arrive selecting, run again and again: a run that left an arrival counter behind would leave the next
+    // run's row state (tau, counts) unwritten.
+    checkRepeatedRuns(makeTopKDesc({DataType::Float32, {5, 524417}, {}}, 1, 333), rng);
 }
 
 TEST_CASE("TopK's sampled selection holds candidate lists of 2049 to 4096 entries in registers",

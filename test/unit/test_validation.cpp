@@ -133,7 +133,7 @@ TEST_CASE(
     REQUIRE(select.size() == 3);
     CHECK(select[0].kernel == "topk_select_sample.f32");
     CHECK(select[0].hasModes);
-    CHECK(select[1].kernel == "topk_select_filter.f32");
+    CHECK(select[1].kernel == "topk_select_filter.f32.state");
     CHECK(select[2].kernel == "topk_select_final.f32");
     // Rows of 4096 samples share them among workgroups while rows * parts stays within 128: a single row
     // splits them 32 ways (the row's arrival counter in zeroed scratch), 5 rows 16 ways; 1024 samples
@@ -144,10 +144,18 @@ TEST_CASE(
     auto fiveRows = core::planTopK(topk({5, 524417}, 1, 100), limits());
     CHECK(fiveRows.value().dispatches[0].groups == 5 * 16);
     CHECK(fiveRows.value().params[42] == 16);
+    // Rows of at most 1024 samples of one element (up to 131199 elements) have no sample dispatch: each
+    // filter workgroup samples its row, and the rows' state (4 words) is zeroed scratch.
     auto llmRows = core::planTopK(topk({64, 128256}, 1, 50), limits());
-    CHECK(llmRows.value().dispatches[0].groups == 64);
+    REQUIRE(llmRows.value().dispatches.size() == 2);
+    CHECK(llmRows.value().dispatches[0].kernel == "topk_select_filter.f32.sample");
+    CHECK(llmRows.value().dispatches[0].groups == 512);
     CHECK(llmRows.value().params[42] == 1);
-    CHECK(llmRows.value().zeroedScratchBytes == 0);
+    CHECK(llmRows.value().zeroedScratchBytes == 64 * 16);
+    auto pastFused = core::planTopK(topk({40, 131200}, 1, 50), limits()); // 1025 samples
+    REQUIRE(pastFused.value().dispatches.size() == 3);
+    CHECK(pastFused.value().dispatches[1].kernel == "topk_select_filter.f32.state");
+    CHECK(pastFused.value().zeroedScratchBytes == 0);
     // Rows of 257 to 4096 (strided, or contiguous over one tile, or with K over 32): one workgroup per row,
     // one dispatch.
     auto strided = core::planTopK(topk({2000, 3}, 0, 16), limits());
@@ -179,14 +187,19 @@ TEST_CASE(
           "topk_chunk.f32.s256"); // many rows
     CHECK(core::planTopK(topk({3, 9000}, 1, 1000), limits()).value().dispatches[0].kernel ==
           "topk_chunk.f32.s1024"); // B = K = 1000, 3 chunks
-    // Otherwise sampled selection: many chunks over few rows, or K too large for chunks * K <= 4096.
-    CHECK(core::planTopK(topk({64, 128256}, 1, 50), limits()).value().dispatches.size() == 3);
-    CHECK(core::planTopK(topk({1, 20000}, 1, 1000), limits()).value().dispatches.size() == 3);
+    // Otherwise sampled selection: many chunks over few rows, or K too large for chunks * K <= 4096 (rows of
+    // 1024 samples: filter and final only, the filter sampling).
+    CHECK(core::planTopK(topk({64, 128256}, 1, 50), limits()).value().dispatches[0].kernel ==
+          "topk_select_filter.f32.sample");
+    CHECK(core::planTopK(topk({1, 20000}, 1, 1000), limits()).value().dispatches[0].kernel ==
+          "topk_select_filter.f32.sample");
     {
         core::chunkDisabledForTests = true;
-        const bool sampled = core::planTopK(topk({3, 4097}, 1, 16), limits()).value().dispatches.size() == 3;
+        const auto sampled = core::planTopK(topk({3, 4097}, 1, 16), limits());
         core::chunkDisabledForTests = false;
-        CHECK(sampled);
+        REQUIRE(sampled.ok());
+        CHECK(sampled.value().dispatches.size() == 2);
+        CHECK(sampled.value().dispatches[0].kernel == "topk_select_filter.f32.sample");
     }
     // K over 1024 on rows at least 8 K long: sampled selection gathering a list (final step in gather mode),
     // which the four steps of a sample sort order and write.

@@ -10,7 +10,14 @@
 // entryIndex(e): the index entry e's ties are broken by. Every invocation of the 256 calls these functions;
 // invocation lid only ever asks entryIndex for its own entries lid, lid + 256, ...
 
+// ENTRY_HIST(i) (256 words) and ENTRY_RESULT(i) (2 words): the histogram and a step's result, by default in
+// bitonic.glsl's slots; with ENTRIES_SHARED the kernel declares sEntry and defines both itself (in memory it
+// shares with other work).
+#if !defined(ENTRIES_SHARED)
 shared uint sEntry[ENTRIES];  // rank keys of the entries being selected from
+#define ENTRY_HIST(i) sKey[0][i]
+#define ENTRY_RESULT(i) sIdx[i]
+#endif
 
 uint entryIndex(uint e);
 uint gKeyLowBits;
@@ -26,7 +33,7 @@ bool gEarly;
 uint histogramStep(bool byIndex, uint T, uint prefix, uint shift, inout uint need, out uint ties) {
     const uint lid = gl_LocalInvocationID.x;
     const uint above = shift + 8u >= 32u ? 0u : 0xFFFFFFFFu << (shift + 8u);
-    sKey[0][lid] = 0u;  // the histogram, in the slots (free until the winners)
+    ENTRY_HIST(lid) = 0u;  // the histogram, in the slots (free until the winners)
     barrier();
     for (uint e = lid; e < count_; e += 256u) {
         uint v = sEntry[e];
@@ -34,20 +41,20 @@ uint histogramStep(bool byIndex, uint T, uint prefix, uint shift, inout uint nee
             if (v != T) continue;
             v = entryIndex(e);
         }
-        if (((v ^ prefix) & above) == 0u) atomicAdd(sKey[0][(v >> shift) & 0xFFu], 1u);
+        if (((v ^ prefix) & above) == 0u) atomicAdd(ENTRY_HIST((v >> shift) & 0xFFu), 1u);
     }
     barrier();
-    const uint x = scanIndex(), binCount = sKey[0][x];
+    const uint x = scanIndex(), binCount = ENTRY_HIST(x);
     uint total;
     const uint before = workgroupExclusiveAdd(binCount, total);
     if (before < need && need <= before + binCount) {
-        sIdx[0] = x;
-        sIdx[1] = before;
+        ENTRY_RESULT(0) = x;
+        ENTRY_RESULT(1) = before;
     }
     barrier();
-    const uint digit = sIdx[0];
-    need -= sIdx[1];
-    ties = sKey[0][digit];
+    const uint digit = ENTRY_RESULT(0);
+    need -= ENTRY_RESULT(1);
+    ties = ENTRY_HIST(digit);
     barrier();
     return digit;
 }
@@ -63,16 +70,16 @@ uint nthTieIndex(uint T, uint need, uint ties) {
     if (lid == 0u) sTieCount = 0u;
     barrier();  // the slots are free: histogramStep ended with a barrier
     for (uint e = lid; e < count_; e += 256u)
-        if (sEntry[e] == T) sKey[0][atomicAdd(sTieCount, 1u)] = entryIndex(e);
+        if (sEntry[e] == T) ENTRY_HIST(atomicAdd(sTieCount, 1u)) = entryIndex(e);
     barrier();
     if (lid < ties) {
-        const uint idx = sKey[0][lid];
+        const uint idx = ENTRY_HIST(lid);
         uint smaller = 0u;
-        for (uint b = 0u; b < ties; ++b) smaller += sKey[0][b] < idx ? 1u : 0u;
-        if (smaller == need - 1u) sIdx[0] = idx;
+        for (uint b = 0u; b < ties; ++b) smaller += ENTRY_HIST(b) < idx ? 1u : 0u;
+        if (smaller == need - 1u) ENTRY_RESULT(0) = idx;
     }
     barrier();
-    const uint last = sIdx[0];
+    const uint last = ENTRY_RESULT(0);
     barrier();
     return last;
 }

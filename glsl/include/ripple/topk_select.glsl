@@ -10,6 +10,9 @@
 //      samples of the row's low tail (and when two do share one, tau only gets larger: more candidates,
 //      never a wrong result). m is chosen (core/topk.cpp) so that fewer than K elements rank at or below
 //      tau practically never happens, while about m * n / S do.
+//      Rows of at most 1024 samples of one element have no such dispatch: each filter workgroup of the
+//      row finds tau itself (topk_select_filter's TAU sample, topk_sample.glsl), and the row's first chunk
+//      stores it.
 //   2. topk_select_filter: many workgroups per row read the row once. Elements ranked below tau are
 //      appended to the row's candidate list (at most `capacity` are stored); elements equal to tau are
 //      counted per chunk, and a chunk's tie indices kept (in no order) while there are at most R of them.
