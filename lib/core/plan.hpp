@@ -6,6 +6,7 @@
 #include "ripple/status.hpp"
 #include "ripple/tensor.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -65,5 +66,25 @@ struct PlanLimits {
 
 // Workgroups for `work` items at 256 per group, capped at the 65535 every device supports.
 uint32_t groupsFor(uint64_t work);
+
+// Scratch bindings laid out one after another, each at a 256-byte boundary (a storage buffer offset
+// alignment every Vulkan and D3D12 device accepts), in plain or zeroed scratch. A planner lays them out,
+// checks largest() against the device's maxStorageBufferRange where a binding could outgrow it, then takes
+// bytes().
+class ScratchLayout {
+  public:
+    explicit ScratchLayout(BindingKind kind = BindingKind::Scratch) : kind_(kind) {}
+    PlanBinding add(uint64_t bytes) {
+        const PlanBinding b{kind_, 0, (end_ + 255) & ~uint64_t(255), bytes};
+        end_ = b.offset + bytes;
+        largest_ = std::max(largest_, bytes);
+        return b;
+    }
+    uint64_t bytes() const { return end_; }       // plan.scratchBytes or zeroedScratchBytes
+    uint64_t largest() const { return largest_; } // the largest binding
+  private:
+    BindingKind kind_;
+    uint64_t end_ = 0, largest_ = 0;
+};
 
 } // namespace ripple::core

@@ -27,14 +27,6 @@ void appendGroupOrder(std::vector<uint32_t>& params, uint32_t groups) {
     params.push_back(offset);
 }
 
-namespace {
-
-uint64_t align256(uint64_t bytes) {
-    return (bytes + 255) & ~uint64_t(255);
-}
-
-} // namespace
-
 void addOrderedScatter(Plan& plan, const OrderedScatter& s) {
     // Sort blocks of 256 * rounds pairs: about 256 blocks up to 524,288 pairs (each pass's kernels are then
     // a round or two deep per workgroup), 2048 pairs from there on (the counts stay 1 KiB per 2048 pairs).
@@ -44,13 +36,14 @@ void addOrderedScatter(Plan& plan, const OrderedScatter& s) {
     // Each binding fits the device: a key takes 4 bytes per update (ScatterND: per tuple), no more than the
     // IndicesTensor already bound, and the counts at most 4 bytes per update and 1 KiB.
     // Scratch: keys A, numbers A, keys B, numbers B (the sort's ping-pong), then the digit counts.
-    const uint64_t slot = align256(pairBytes);
-    const PlanBinding keys[2] = {{BindingKind::Scratch, 0, 0, pairBytes},
-                                 {BindingKind::Scratch, 0, 2 * slot, pairBytes}};
-    const PlanBinding numbers[2] = {{BindingKind::Scratch, 0, slot, pairBytes},
-                                    {BindingKind::Scratch, 0, 3 * slot, pairBytes}};
-    const PlanBinding counts{BindingKind::Scratch, 0, 4 * slot, countBytes};
-    plan.scratchBytes = std::max(plan.scratchBytes, counts.offset + countBytes);
+    ScratchLayout scratch;
+    PlanBinding keys[2], numbers[2];
+    keys[0] = scratch.add(pairBytes);
+    numbers[0] = scratch.add(pairBytes);
+    keys[1] = scratch.add(pairBytes);
+    numbers[1] = scratch.add(pairBytes);
+    const PlanBinding counts = scratch.add(countBytes);
+    plan.scratchBytes = std::max(plan.scratchBytes, scratch.bytes());
     auto& p = plan.params;
 
     PlanDispatch keysPass;

@@ -391,21 +391,19 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
     for (uint32_t l = 0; l <= levels; ++l)
         regionEntries[l % 2] =
             std::max(regionEntries[l % 2], rows * runCount(tiles, l) * runCapacity(K, T, l));
-    const uint64_t bytesA = regionEntries[0] * entryBytes, bytesB = regionEntries[1] * entryBytes;
-    if (std::max(bytesA, bytesB) > limits.maxStorageBufferRange || totalTiles > 0xFFFFFFFFull)
-        return unsupported(op, "its merge passes need " + std::to_string(std::max(bytesA, bytesB)) +
+    ScratchLayout scratch;
+    const PlanBinding regionA = scratch.add(regionEntries[0] * entryBytes),
+                      regionB = scratch.add(regionEntries[1] * entryBytes);
+    if (scratch.largest() > limits.maxStorageBufferRange || totalTiles > 0xFFFFFFFFull)
+        return unsupported(op, "its merge passes need " + std::to_string(scratch.largest()) +
                                    " bytes of scratch in one binding, more than the device's "
                                    "maxStorageBufferRange (" +
                                    std::to_string(limits.maxStorageBufferRange) + ")");
-    const uint64_t offsetB = (bytesA + 255) & ~uint64_t(255);
-    plan.scratchBytes = offsetB + bytesB;
+    plan.scratchBytes = scratch.bytes();
 
     topkParams(plan.params, desc, T, log2T, tiles, perGroup, totalTiles, rows, levels);
 
-    auto region = [&](uint32_t level) {
-        return level % 2 ? PlanBinding{BindingKind::Scratch, 0, offsetB, bytesB}
-                         : PlanBinding{BindingKind::Scratch, 0, 0, bytesA};
-    };
+    auto region = [&](uint32_t level) { return level % 2 ? regionB : regionA; };
     const std::string keyw = wide ? "k2" : "k1";
     PlanDispatch tile;
     tile.kernel = std::string("topk_tile.") + keyClassOf(in.DataType);

@@ -19,24 +19,6 @@ const char* keyClassOf(DataType type);
 // Appends a dispatch of `kernel` (without its MODE suffix when `modes`: the runtime picks fast or portable).
 void addDispatch(Plan& plan, std::string kernel, std::vector<PlanBinding> bindings, uint32_t arg,
                  uint64_t groups, bool modes = false);
-// Scratch bindings laid out one after another, each at a 256-byte boundary (a storage buffer offset
-// alignment every Vulkan and D3D12 device accepts), in plain or zeroed scratch. A planner lays them out,
-// checks largest() against the device's maxStorageBufferRange (scratchTooLarge's error), then takes bytes().
-class ScratchLayout {
-  public:
-    explicit ScratchLayout(BindingKind kind = BindingKind::Scratch) : kind_(kind) {}
-    PlanBinding add(uint64_t bytes) {
-        const PlanBinding b{kind_, 0, (end_ + 255) & ~uint64_t(255), bytes};
-        end_ = b.offset + bytes;
-        largest_ = std::max(largest_, bytes);
-        return b;
-    }
-    uint64_t bytes() const { return end_; }       // plan.scratchBytes or zeroedScratchBytes
-    uint64_t largest() const { return largest_; } // the largest binding
-  private:
-    BindingKind kind_;
-    uint64_t end_ = 0, largest_ = 0;
-};
 // TopK's error for scratch that one binding cannot hold: "TopK: its <what> needs more than the device's
 // maxStorageBufferRange (<limit>) in one binding".
 Status scratchTooLarge(const std::string& what, const PlanLimits& limits);
