@@ -222,7 +222,8 @@ uint pairedTile(uint row, uint rowBase, uint begin, uint end, uint first, uint t
 void recordPairedTies(uint slots, uint tieBits, uint first, uint rowBase) {
     for (; tieBits != 0u && sTieSlots < SELECT_TIE_SLOTS; tieBits &= tieBits - 1u) {
         const uint at = atomicAdd(sTieSlots, 1u), b = uint(findLSB(tieBits));
-        if (at < SELECT_TIE_SLOTS) chunkTies[slots + at] = 2u * (first + 256u * (b >> 1u)) + (b & 1u) - rowBase;
+        if (at < SELECT_TIE_SLOTS)
+            chunkTies[slots + at] = 2u * (first + 256u * (b >> 1u)) + (b & 1u) - rowBase;
     }
 }
 #endif
