@@ -4,14 +4,16 @@
 // floats) and K over 1024 (the candidate lists sorted by sample sort).
 #include "topk_cases.hpp"
 
+#include <algorithm>
+
 using namespace ripple;
 using namespace tk;
 
 namespace {
 
-// One operator recorded and submitted three times, on new data each time (two-valued the second time): from
-// the second submission on, its zeroed scratch comes back from the device's pool without a fill, so a run
-// that left a counter or a row's state behind would spoil the next one.
+// One operator recorded and submitted three times, on new data each time (two-valued the second time), its
+// outputs poisoned before each run: from the second submission on, its zeroed scratch comes back from the
+// device's pool without a fill, so a run that left a counter or a row's state behind would spoil the next.
 void checkRepeatedRuns(const TopKDesc& desc, std::mt19937& rng) {
     Device& dev = rt::device();
     auto op = dev.compile(desc);
@@ -27,6 +29,9 @@ void checkRepeatedRuns(const TopKDesc& desc, std::mt19937& rng) {
         INFO("TopK input " << rt::describe(desc.InputTensor) << " K " << desc.K << ", run " << run);
         fillData(input, rng, run == 1 ? Data::TwoValued : Data::Random);
         REQUIRE(dev.upload(in.value(), 0, input.bytes.data(), input.bytes.size()).ok());
+        const std::vector<uint8_t> poison(std::max(outBytes, indexBytes), 0xA5);
+        REQUIRE(dev.upload(values.value(), 0, poison.data(), outBytes).ok());
+        REQUIRE(dev.upload(indices.value(), 0, poison.data(), indexBytes).ok());
         auto recorder = dev.createRecorder(); // each submission takes the pooled zeroed scratch, no fill
         REQUIRE(recorder.ok());
         REQUIRE(recorder.value()
