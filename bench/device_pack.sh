@@ -48,7 +48,7 @@ for arg in "$@"; do
     # For STATS=1 (bench/device_ab.sh): the sampled selection's kernels, and the tool where the build has it
     # (builds kept from before it was packed do not).
     mkdir -p "$stage/$name/spv"
-    cp "$build"/kernels/spv/topk_select_{sample,filter,final}.*.fast.spv "$stage/$name/spv/"
+    cp "$build"/kernels/spv/topk_{select_sample,select_filter,select_final,chunk}.*.fast.spv "$stage/$name/spv/"
     stats=$build/bench/ripple-kernel-stats
     if [ -f "$stats" ]; then cp "$stats" "$stage/$name/"; fi
     if [ -n "$commit" ] && [ "$rev" != built ]; then git worktree remove --force "$src"; fi

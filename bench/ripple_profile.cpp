@@ -103,7 +103,26 @@ std::string row(const ripple::DispatchProfile& d) {
                       phaseSum[p] / phaseCount[p], phaseMax[p]);
         phases += b;
     }
-    char line[512];
+    // The last workgroup to end, phase by phase: where a kernel whose last workgroup does more (a merge
+    // after the others arrive) spends its tail; the means above mix its marks with the others'.
+    const auto* lastOne = *std::max_element(w.begin(), w.end(), [](const auto* a, const auto* b) {
+        return a->endNanoseconds < b->endNanoseconds;
+    });
+    std::string lastPhases;
+    uint64_t from = lastOne->startNanoseconds;
+    for (uint64_t m : lastOne->markNanoseconds) {
+        if (!m) continue;
+        char b[32];
+        std::snprintf(b, sizeof b, " %.1f", us(m - from));
+        lastPhases += b;
+        from = m;
+    }
+    if (!lastPhases.empty()) {
+        char b[32];
+        std::snprintf(b, sizeof b, " %.1f", us(lastOne->endNanoseconds - from));
+        phases += "; last:" + lastPhases + b;
+    }
+    char line[768];
     std::snprintf(line, sizeof line, "| %s | %zu | %zu | %s | %.1f | %.1f / %.1f | %s | %.0f%% | %.1f |",
                   d.kernel.c_str(), d.workgroups.size(), sms.size(), gap, span, sum / w.size(), longest,
                   phases.empty() ? "-" : phases.c_str(), 100.0 * (1.0 - busy / (span * sms.size())),

@@ -83,6 +83,7 @@ void main() {
             key[j] = loadElement(rowBase + min(begin + j * 256u + lid, n - 1u) * stride).x;
         [[unroll]] for (uint j = 0u; j < PER; ++j) sEntry[j * 256u + lid] = rankOf(key[j]);
         barrier();
+        RIPPLE_MARK(0);  // phases (PROFILE builds): the chunk's loads, its selection, the list and arrival
         if (chunks == 1u) {  // uniform: a row of one chunk is selected here, entries' places are indices
             selectEntries(m, K, K, CHUNK_INDEX_BITS);
             writeSelected(row, rowBase, m);
@@ -95,6 +96,7 @@ void main() {
             gShiftAt = 0u;
             gPrefix = 0xFFFFFFFFu;
         }
+        RIPPLE_MARK(1);
         uint mine = 0u;
         for (uint e = lid; e < m; e += 256u) mine += selected(e) ? 1u : 0u;
         uint total;
@@ -116,6 +118,7 @@ void main() {
             memoryBarrierBuffer();
         }
         barrier();
+        RIPPLE_MARK(2);
         if (sShared == 0u) continue;  // uniform
 
         // The row's last workgroup: every chunk's candidates are in the list. Select the K best of them.
@@ -130,6 +133,7 @@ void main() {
             rowState[2u * row + 1u] = 0u;
         }
         selectEntries(count, K, K, rowIndexBits);
+        RIPPLE_MARK(3);  // the last workgroup: the list's loads and the selection, then the write
         writeSelected(row, rowBase, count);
     }
 }
