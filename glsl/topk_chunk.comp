@@ -95,12 +95,12 @@ void main() {
             gEarly = true;
             gShiftAt = 0u;
             gPrefix = 0xFFFFFFFFu;
+            gByLimit = true;
+            gLimit = 0xFFFFFFFFu;
         }
         RIPPLE_MARK(1);
-        uint mine = 0u;
-        for (uint e = lid; e < m; e += 256u) mine += selected(e) ? 1u : 0u;
         uint total;
-        uint at = workgroupExclusiveAdd(mine, total);  // total <= B
+        uint at = workgroupExclusiveAdd(selectedMine(m), total);  // total <= B
         if (lid == 0u) sShared = atomicAdd(rowState[2u * row + 1u], total);
         barrier();
         at += gListBase + sShared;

@@ -13,18 +13,22 @@
 // ENTRY_HIST(i) (256 words) and ENTRY_RESULT(i) (2 words): the histogram and a step's result, by default in
 // bitonic.glsl's slots; with ENTRIES_SHARED the kernel declares sEntry and defines both itself (in memory it
 // shares with other work).
+// ENTRY_TIE_AT(i) (256 words, by default scan.glsl's, free while the selection runs): where nthTieIndex's ties
+// sit in sEntry.
 #if !defined(ENTRIES_SHARED)
 shared uint sEntry[ENTRIES];  // rank keys of the entries being selected from
 #define ENTRY_HIST(i) sKey[0][i]
 #define ENTRY_RESULT(i) sIdx[i]
+#define ENTRY_TIE_AT(i) sScan[i]
 #endif
 
 uint entryIndex(uint e);
 uint gKeyLowBits;
 uint count_;  // entries in sEntry (selectEntries' count, for histogramStep)
-// Results of selectEntries.
-uint gPrefix, gShiftAt, gLast;
-bool gEarly;
+// Results of selectEntries. gByLimit: the selected are exactly the entries whose key <= gLimit (an early stop,
+// or every entry of the need-th key wanted), a test without a branch or an index.
+uint gPrefix, gShiftAt, gLast, gLimit;
+bool gEarly, gByLimit;
 
 // One histogram step over entries [0, count) of sEntry: among those that agree with `prefix` above
 // `shift` + 8 (their key, or with byIndex their index among the entries whose key is T), counts the 8-bit
@@ -63,26 +67,37 @@ uint histogramStep(bool byIndex, uint T, uint prefix, uint shift, inout uint nee
 // gathered in one pass into the histogram's slots, then each counts the smaller ones. Instead of one
 // histogram step per 8 index bits: 16-bit keys tie often, and in the chunk kernel's last workgroup the three
 // steps of a row's 24-bit indices cost about 5 us on the H100 ((1,152064) BFLOAT16 K=40: 18 or 23 us by
-// whether ties of the K-th value straddle K). Indices are distinct. Every invocation must call it.
+// whether ties of the K-th value straddle K). Indices are distinct. The ties past the need-th then take the
+// key T + 1 (T < 0xFFFFFFFF), so that `selected` wants every entry of key T and asks for no index again
+// (entryIndex can be a global load: a round trip saved in each of writeSelected's passes); gLast is then
+// 0xFFFFFFFF. Every invocation must call it.
+#if defined(ENTRY_TIE_AT)
 shared uint sTieCount;
 uint nthTieIndex(uint T, uint need, uint ties) {
     const uint lid = gl_LocalInvocationID.x;
     if (lid == 0u) sTieCount = 0u;
     barrier();  // the slots are free: histogramStep ended with a barrier
-    for (uint e = lid; e < count_; e += 256u)
-        if (sEntry[e] == T) ENTRY_HIST(atomicAdd(sTieCount, 1u)) = entryIndex(e);
+    for (uint e = lid; e < count_; e += 256u) {
+        if (sEntry[e] == T) {
+            const uint at = atomicAdd(sTieCount, 1u);
+            ENTRY_HIST(at) = entryIndex(e);
+            ENTRY_TIE_AT(at) = e;
+        }
+    }
     barrier();
+    uint idx = 0u, smaller = 0u;
     if (lid < ties) {
-        const uint idx = ENTRY_HIST(lid);
-        uint smaller = 0u;
+        idx = ENTRY_HIST(lid);
         for (uint b = 0u; b < ties; ++b) smaller += ENTRY_HIST(b) < idx ? 1u : 0u;
         if (smaller == need - 1u) ENTRY_RESULT(0) = idx;
     }
     barrier();
     const uint last = ENTRY_RESULT(0);
+    if (lid < ties && smaller >= need && T != 0xFFFFFFFFu) sEntry[ENTRY_TIE_AT(lid)] = T + 1u;
     barrier();
-    return last;
+    return T != 0xFFFFFFFFu ? 0xFFFFFFFFu : last;
 }
+#endif
 
 // Selection over entries [0, count) of sEntry: the need-th smallest (rank key, index), 8 key bits at a
 // time from the top, then (when ties of that key straddle need) by nthTieIndex for up to 256 ties, or 8
@@ -91,7 +106,7 @@ uint nthTieIndex(uint T, uint need, uint ties) {
 // `budget`: they include the need best (budget = need: exactly them, as soon as the chosen digit's entries
 // are all wanted). Otherwise gPrefix is the need-th key T and gLast the greatest wanted index among the
 // entries equal to T (0xFFFFFFFF: all of them). indexBits: a multiple of 8 covering every index.
-void selectEntries(uint count, uint need, uint budget, uint indexBits) {
+void selectByDigits(uint count, uint need, uint budget, uint indexBits) {
     const uint goal = need;
     uint prefix = 0u, ties = count, shift = 32u;
     count_ = count;
@@ -108,10 +123,12 @@ void selectEntries(uint count, uint need, uint budget, uint indexBits) {
     gPrefix = prefix;
     gShiftAt = shift;
     if (gEarly || need >= ties) return;
+#if defined(ENTRY_TIE_AT)
     if (indexBits != 0u && ties <= 256u) {  // uniform; every key digit resolved: prefix is T
         gLast = nthTieIndex(prefix, need, ties);
         return;
     }
+#endif
     uint last = 0u;
     for (uint s = indexBits; s > 0u;) {
         s -= 8u;
@@ -120,22 +137,38 @@ void selectEntries(uint count, uint need, uint budget, uint indexBits) {
     gLast = last;
 }
 
+void selectEntries(uint count, uint need, uint budget, uint indexBits) {
+    selectByDigits(count, need, budget, indexBits);
+    gByLimit = gEarly || gLast == 0xFFFFFFFFu;
+    gLimit = gEarly ? gPrefix | ((1u << gShiftAt) - 1u) : gPrefix;
+}
+
 // Is entry e among the selected: below the early stop's bound, or up to the need-th (key, index)? The `||`
 // and `&&` stay short-circuit (branches) here: entryIndex can be a global load, wanted only on equal keys.
 bool selected(uint e) {
     const uint k = sEntry[e];
-    if (gEarly) return (k >> gShiftAt) <= (gPrefix >> gShiftAt);
-    return k < gPrefix || (k == gPrefix && (gLast == 0xFFFFFFFFu || entryIndex(e) <= gLast));
+    if (gByLimit) return k <= gLimit;
+    return k < gPrefix || (k == gPrefix && entryIndex(e) <= gLast);
+}
+
+// How many of entries [0, count) this invocation holds (lid, lid + 256, ...) are selected. With gByLimit,
+// a loop without branches: the H100 pays about 100 cycles a branch in such a loop (topk_write.glsl).
+uint selectedMine(uint count) {
+    uint mine = 0u;
+    if (gByLimit) {  // uniform
+        for (uint e = gl_LocalInvocationID.x; e < count; e += 256u) mine += uint(sEntry[e] <= gLimit);
+    } else {
+        for (uint e = gl_LocalInvocationID.x; e < count; e += 256u) mine += selected(e) ? 1u : 0u;
+    }
+    return mine;
 }
 
 #if defined(VALUE_BITS)  // with topk_write.glsl
 // Writes the K selected of entries [0, count) as the row's outputs, sorted.
 void writeSelected(uint row, uint rowBase, uint count) {
     const uint lid = gl_LocalInvocationID.x;
-    uint mine = 0u;
-    for (uint e = lid; e < count; e += 256u) mine += selected(e) ? 1u : 0u;
     uint total;
-    uint at = workgroupExclusiveAdd(mine, total);  // total == K
+    uint at = workgroupExclusiveAdd(selectedMine(count), total);  // total == K
     for (uint e = lid; e < count; e += 256u) {
         if (selected(e)) {
             sKey[0][at] = sEntry[e];
