@@ -13,8 +13,8 @@
 // ENTRY_HIST(i) (256 words) and ENTRY_RESULT(i) (2 words): the histogram and a step's result, by default in
 // bitonic.glsl's slots; with ENTRIES_SHARED the kernel declares sEntry and defines both itself (in memory it
 // shares with other work).
-// ENTRY_TIE_AT(i) (256 words, by default scan.glsl's, free while the selection runs): where nthTieIndex's ties
-// sit in sEntry.
+// ENTRY_TIE_AT(i) (256 words, by default scan.glsl's, free while the selection runs): where nthTieIndex's
+// ties sit in sEntry.
 #if !defined(ENTRIES_SHARED)
 shared uint sEntry[ENTRIES];  // rank keys of the entries being selected from
 #define ENTRY_HIST(i) sKey[0][i]
@@ -25,8 +25,8 @@ shared uint sEntry[ENTRIES];  // rank keys of the entries being selected from
 uint entryIndex(uint e);
 uint gKeyLowBits;
 uint count_;  // entries in sEntry (selectEntries' count, for histogramStep)
-// Results of selectEntries. gByLimit: the selected are exactly the entries whose key <= gLimit (an early stop,
-// or every entry of the need-th key wanted), a test without a branch or an index.
+// Results of selectEntries. gByLimit: the selected are exactly the entries whose key <= gLimit (an early
+// stop, or every entry of the need-th key wanted), a test without a branch or an index.
 uint gPrefix, gShiftAt, gLast, gLimit;
 bool gEarly, gByLimit;
 
