@@ -126,6 +126,12 @@ constexpr uint64_t kLargeMinRatio = 8;
 // 77.8 / 63.2, (256,50257) K=8 107.0 / 78.8.
 constexpr uint64_t kChunk = 4096;    // topk_chunk.comp's CHUNK
 constexpr uint64_t kChunkMaxB = 256; // larger B stops the chunk's narrowing earlier, but fills the final
+// The final's list aims at kChunkList entries (B = kChunkList / chunks unless K or kChunkMaxB bound it): its
+// passes cost per entry, and rows of many chunks filled it to 4096. A smaller B costs the chunks a step more
+// as it nears K. H100 on N(0,1) rows (bench/NOTES.md, issue 21, twelfth session), 4096 -> 2560 entries:
+// (1,152064) K=40 FLOAT32 16.4 -> 15.1-15.4 us, BFLOAT16 17.2 -> 15.6; (4,100000) K=64 15.6 -> 16.4; rows
+// of at most 10 chunks keep B = kChunkMaxB.
+constexpr uint64_t kChunkList = 2560;
 constexpr uint64_t kChunkOneWave = 512;
 constexpr uint64_t kChunkManyRows = 512;
 // Invocation-private lists (planLane) for K <= kLaneMaxK: about kLaneInvocations invocations (H100,
@@ -246,7 +252,7 @@ Result<Plan> planLane(Plan plan, const TopKDesc& desc, uint64_t rows, uint64_t p
 // The chunk count and B of planChunk for rows of n with this K, or B = 0 when the row is too long for it.
 std::pair<uint64_t, uint64_t> chunkShape(uint64_t n, uint64_t K) {
     const uint64_t chunks = (n + kChunk - 1) / kChunk;
-    const uint64_t B = std::max(K, std::min(kChunkMaxB, kChunk / chunks));
+    const uint64_t B = std::max(K, std::min(kChunkMaxB, kChunkList / chunks));
     return {chunks, chunks * B <= kChunk ? B : 0};
 }
 
