@@ -129,8 +129,8 @@ constexpr uint64_t kChunkMaxB = 256; // larger B stops the chunk's narrowing ear
 // The final's list aims at kChunkList entries (B = kChunkList / chunks unless K or kChunkMaxB bound it): its
 // passes cost per entry, and rows of many chunks filled it to 4096. A smaller B costs the chunks a step more
 // as it nears K. H100 on N(0,1) rows (bench/NOTES.md, issue 21, twelfth session), 4096 -> 2560 entries:
-// (1,152064) K=40 FLOAT32 16.4 -> 15.1-15.4 us, BFLOAT16 17.2 -> 15.6; (4,100000) K=64 15.6 -> 16.4; rows
-// of at most 10 chunks keep B = kChunkMaxB.
+// (1,152064) K=40 FLOAT32 15.9 -> 14.8 us, BFLOAT16 17.1 -> 15.6 (whole matrix, 3 processes); (4,100000)
+// K=64 15.6 -> 16.4 (levels, a diagnostic). Rows of at most 10 chunks keep B = kChunkMaxB.
 constexpr uint64_t kChunkList = 2560;
 constexpr uint64_t kChunkOneWave = 512;
 constexpr uint64_t kChunkManyRows = 512;
