@@ -40,6 +40,9 @@ for arg in "$@"; do
             -DCMAKE_SHARED_LINKER_FLAGS="-static-libstdc++ -static-libgcc" >/dev/null
         cmake --build "$build" --target ripple-bench ripple-bench-module ripple-profile ripple-ops-tests \
             ripple-kernel-stats
+        if grep -q ripple-dispatch-floor "$src/bench/CMakeLists.txt"; then
+            cmake --build "$build" --target ripple-dispatch-floor
+        fi
         if [ -n "$commit" ]; then echo "$commit" >"$build/.built-commit"; fi
     fi
     mkdir -p "$stage/$name"
@@ -51,6 +54,8 @@ for arg in "$@"; do
     cp "$build"/kernels/spv/topk_{select_sample,select_filter,select_final,chunk}.*.fast.spv "$stage/$name/spv/"
     stats=$build/bench/ripple-kernel-stats
     if [ -f "$stats" ]; then cp "$stats" "$stage/$name/"; fi
+    floor=$build/bench/ripple-dispatch-floor  # the dispatch floor probe, where the build has it
+    if [ -f "$floor" ]; then cp "$floor" "$stage/$name/"; fi
     if [ -n "$commit" ] && [ "$rev" != built ]; then git worktree remove --force "$src"; fi
 done
 cp /usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so "$stage/"
