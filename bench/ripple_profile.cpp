@@ -232,6 +232,7 @@ int main(int argc, char** argv) {
         uint32_t axis, k;
     };
     const TopKCase topkCases[] = {
+        {"topk_1x1x3x4_k2", DT::Float32, {1, 1, 3, 4}, 3, 2},
         {"topk_64x128256_k50", DT::Float32, {64, 128256}, 1, 50},
         {"topk_64x128256_f16_k50", DT::Float16, {64, 128256}, 1, 50},
         {"topk_64x128256_bf16_k50", DT::BFloat16, {64, 128256}, 1, 50},

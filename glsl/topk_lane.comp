@@ -34,6 +34,7 @@ void main() {
         const uint row = x % rows, part = x / rows;
         const uint rowBase = viewOffset(TOPK_ROW_VIEW, row);
         const uint begin = part * L, end = min(n, begin + L);
+        RIPPLE_MARK(0);  // phases (PROFILE builds): the params and the row's offset, loads, selection, write
         laneClear();
         for (uint j0 = begin; j0 < end; j0 += LANE_BATCH) {
             LaneKey key[LANE_BATCH];
@@ -51,10 +52,13 @@ void main() {
 #endif
                 idx[u] = real ? j0 + u : 0xFFFFFFFFu;
             }
+            if (j0 == begin) RIPPLE_MARK(1);
             laneConsiderBatch(key, idx);
         }
+        RIPPLE_MARK(2);
         if (pc.arg == 0u) {
             laneWrite(row, rowBase);
+            RIPPLE_MARK(3);
         } else {
             const uint plane = rows * parts * KMAX;
             [[unroll]] for (uint s = 0u; s < KMAX; ++s) {

@@ -23,6 +23,8 @@ int main(int argc, char** argv) {
     ripple::Device& dev = device.value();
     auto k256 = dev.compile(ripple::KernelDesc{&floor_kernels::floor_chain_w256});
     auto k32 = dev.compile(ripple::KernelDesc{&floor_kernels::floor_chain_w32});
+    auto tiny = dev.compile(ripple::KernelDesc{&floor_kernels::tiny_rank_w32});
+    if (!tiny) return fail(tiny.status());
     if (!k256) return fail(k256.status());
     if (!k32) return fail(k32.status());
     // chain[i] = i + 64 (mod the length): each step a new 256-byte block.
@@ -45,11 +47,15 @@ int main(int argc, char** argv) {
     if (!in || !values || !indices) return fail(ripple::Status(ripple::StatusCode::OutOfMemory, "buffers"));
     const float x[12] = {0.5f, -1.f, 2.f, 0.25f, 3.f, 1.f, -2.f, 4.f, 0.f, 7.f, 6.f, -5.f};
     if (ripple::Status s = dev.upload(in.value(), 0, x, sizeof x); !s) return fail(s);
+    const uint32_t sizeWords[4] = {4, 2, 3, 0}; // n, K, rows
+    auto sizes = dev.createBuffer(sizeof sizeWords);
+    if (!sizes) return fail(sizes.status());
+    if (ripple::Status s = dev.upload(sizes.value(), 0, sizeWords, sizeof sizeWords); !s) return fail(s);
 
     struct Case {
         std::string name;
         const ripple::Kernel* kernel; // null: the TopK
-        uint32_t depth, active;
+        uint32_t depth, active;       // tiny_rank: active 1 reads its sizes from a buffer
     };
     const std::vector<Case> cases = {
         {"empty (256 invocations, none active)", &k256.value(), 0, 0},
@@ -60,6 +66,8 @@ int main(int argc, char** argv) {
         {"4 dependent loads, store", &k256.value(), 4, 3},
         {"2 dependent loads, store, 32-wide", &k32.value(), 2, 3},
         {"TopK (1,1,3,4) ax3 k2 f32", nullptr, 0, 0},
+        {"rank-counting TopK, sizes pushed", &tiny.value(), 0, 0},
+        {"rank-counting TopK, sizes from a buffer", &tiny.value(), 0, 1},
     };
     GpuWarmer warmer(dev);
     std::printf("%-40s %6s %10s %10s %10s\n", "dispatch", "round", "median us", "min us", "host us");
@@ -70,7 +78,16 @@ int main(int argc, char** argv) {
             kd.Bindings = {{&chain.value(), 0, 0}, {&ends.value(), 0, 0}};
             kd.PushConstants = push;
             kd.PushConstantBytes = sizeof push;
+            const uint32_t tinyPush[4] = {4, 2, 3, c.active};
+            ripple::KernelDispatch td;
+            td.Bindings = {{&sizes.value(), 0, 0},
+                           {&in.value(), 0, 0},
+                           {&values.value(), 0, 0},
+                           {&indices.value(), 0, 0}};
+            td.PushConstants = tinyPush;
+            td.PushConstantBytes = sizeof tinyPush;
             auto record = [&](ripple::CommandRecorder& r, uint32_t) -> ripple::Status {
+                if (c.kernel == &tiny.value()) return r.record(tiny.value(), td);
                 if (!c.kernel)
                     return r.record(topk.value(),
                                     {{&in.value(), 0}, {&values.value(), 0}, {&indices.value(), 0}});
@@ -80,8 +97,23 @@ int main(int argc, char** argv) {
             auto t = timeBatch(dev, opt.repeat, record);
             if (!t) return fail(t.status());
             const double best = t->us.empty() ? 0 : *std::min_element(t->us.begin(), t->us.end());
-            std::printf("%-40s %6u %10.2f %10.2f %10.1f\n", c.name.c_str(), round, median(t->us), best,
-                        median(t->hostUs));
+            // The TopK and the rank-counting kernel write the same outputs: the two largest of each row.
+            std::string check;
+            if (!c.kernel || c.kernel == &tiny.value()) {
+                float v[6] = {};
+                uint32_t ix[6] = {};
+                if (ripple::Status s = dev.download(values.value(), 0, v, sizeof v); !s) return fail(s);
+                if (ripple::Status s = dev.download(indices.value(), 0, ix, sizeof ix); !s) return fail(s);
+                const float wantV[6] = {2.f, 0.5f, 4.f, 3.f, 7.f, 6.f};
+                const uint32_t wantI[6] = {2, 0, 3, 0, 1, 2};
+                check =
+                    std::memcmp(v, wantV, sizeof v) || std::memcmp(ix, wantI, sizeof ix) ? " FAIL" : " ok";
+                const float poison[6] = {-9.f, -9.f, -9.f, -9.f, -9.f, -9.f};
+                if (ripple::Status s = dev.upload(values.value(), 0, poison, sizeof poison); !s)
+                    return fail(s);
+            }
+            std::printf("%-40s %6u %10.2f %10.2f %10.1f%s\n", c.name.c_str(), round, median(t->us), best,
+                        median(t->hostUs), check.c_str());
         }
     }
     return 0;
