@@ -17,6 +17,9 @@ extern uint64_t selectCapacityForTests;
 // Tests only: when set, TopK never plans the one-dispatch chunk strategy, so that tests reach sampled
 // selection on rows the chunks would take.
 extern bool chunkDisabledForTests;
+// Tests only: when set, TopK never plans rank counting, so that tests reach the lane and tile strategies on
+// the short rows it would take.
+extern bool rankDisabledForTests;
 // Tests only: when nonzero, the most entries a TopK list sort workgroup ranks in shared memory (at most
 // topk_list.glsl's LIST_SLOTS), so that tests reach the in-place sort of a large bucket without crafted data.
 extern uint32_t listSlotsForTests;

@@ -2,6 +2,8 @@
 // TopK (DML_TOP_K1_OPERATOR_DESC; ONNX TopK): validation and plan.
 //
 // Strategies by shape (planTopK picks; thresholds and measurements at their constants):
+// - Short rows in a small dispatch, any K: one invocation per element counts its rank in its row (planRank,
+//   topk_rank.comp).
 // - K <= 32 on rows of one tile (up to 1024), or on strided rows with enough rows * parts: invocation-private
 //   lists (planLane; glsl/include/ripple/topk_lane.glsl), one pass or two.
 // - K <= 1024, types up to 32 bits, rows of 257 to 4096: one workgroup per row (planRow, topk_row.comp).
@@ -149,6 +151,19 @@ constexpr uint64_t kLaneInvocations = 65536;
 constexpr uint64_t kLaneStridedInvocations = 32768;
 constexpr uint64_t kLaneMergeMax = 512;
 
+// Rank counting (planRank): rows of at most kRankMaxRow elements, at most kRankMaxElements in all
+// (kRankMaxStridedElements for rows strided along the axis), at most kRankMaxWork row elements read in
+// all (rows * n * n). Each invocation reads its row and runs its code once: where a dispatch has so little
+// work, the lane kernel's unrolled lists are mostly code to fetch. H100, FLOAT32, rank counting / the
+// strategy below (bench/NOTES.md, issue 21's thirteenth session): (1,1,3,4) K=2 4.1 / 4.6 us (whole
+// matrix, 3 processes); levels, a diagnostic: (64,32) K=4 4.9 / 12.8, (1,128) K=10 6.9 / 27.4, (1024,128)
+// K=8 18.3 / 24.8, (8192,32) K=4 12.0 / 15.1, (64,1024) axis 0 K=8 7.9 / 20.2. Past the bounds it loses:
+// (16384,32) 20.3 / 16.1, (131072,8) 17.2 / 9.0, (64,4096) axis 0 18.8 / 14.7, (1,1024) K=100 47.4 / 8.7.
+constexpr uint64_t kRankMaxRow = 128;
+constexpr uint64_t kRankMaxElements = 262144;
+constexpr uint64_t kRankMaxStridedElements = 65536;
+constexpr uint64_t kRankMaxWork = 1ull << 24;
+
 uint64_t runCapacity(uint64_t K, uint64_t T, uint32_t level) {
     return std::min<uint64_t>(K, T << level);
 }
@@ -210,6 +225,19 @@ Result<Plan> planRadix(Plan plan, const TopKDesc& desc, uint64_t rows, const Pla
     dispatch(std::string("topk_emit.") + elementClass(in.DataType) + "." + keyClass,
              {params, input, survivors, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}}, 0,
              groupsFor(rows * K));
+    return plan;
+}
+
+// Rank counting (topk_rank.comp): one invocation per element; params as planLane's with one part per row.
+Result<Plan> planRank(Plan plan, const TopKDesc& desc, uint64_t rows) {
+    const TensorDesc& in = desc.InputTensor;
+    const uint64_t n = in.Sizes[desc.Axis];
+    topkParams(plan.params, desc, 1, 0, 1, 1, rows, rows, 0);
+    plan.params.insert(plan.params.end(), {1u, static_cast<uint32_t>(n), 8 * elementSize(in.DataType)});
+    addDispatch(
+        plan, std::string("topk_rank.") + keyClassOf(in.DataType),
+        {{BindingKind::Params}, {BindingKind::Tensor, 0}, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}},
+        0, groupsFor(rows * n));
     return plan;
 }
 
@@ -302,6 +330,7 @@ Result<Plan> planRow(Plan plan, const TopKDesc& desc, uint64_t rows) {
 } // namespace
 
 bool chunkDisabledForTests = false;
+bool rankDisabledForTests = false;
 
 Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
     const char* op = "TopK";
@@ -351,6 +380,11 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
     const uint64_t K = desc.K;
     if (K == 0 || rows == 0 || axisSize == 0) return plan;
     const bool contiguousRows = effectiveStrides(in)[desc.Axis] == 1;
+    const uint64_t elements = rows * axisSize;
+    if (axisSize <= kRankMaxRow &&
+        elements <= (contiguousRows ? kRankMaxElements : kRankMaxStridedElements) &&
+        elements * axisSize <= kRankMaxWork && !rankDisabledForTests)
+        return planRank(std::move(plan), desc, rows);
     if (K <= kLaneMaxK) {
         uint64_t kmax = 1;
         while (kmax < K) kmax <<= 1;

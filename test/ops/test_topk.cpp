@@ -93,8 +93,50 @@ TEST_CASE("TopK of empty tensors succeeds and writes nothing", "[topk][gpu]") {
     checkTopK(rt::device(), input, 1, 3, AxisDirection::Decreasing, DataType::UInt32);
 }
 
+TEST_CASE("TopK by rank counting (short rows, small tensors): every type and data kind, any K, strided rows",
+          "[topk][gpu]") {
+    // core/topk.cpp's planRank: one invocation per element. Rows of 1 to 128 (the bound), K from 1 to n,
+    // contiguous, transposed, padded and broadcast rows, and the element bounds ({2048, 128}: 262144
+    // elements; {64, 1024} axis 0: 65536 strided).
+    std::mt19937 rng(2718);
+    struct Case {
+        std::vector<uint32_t> sizes;
+        std::vector<uint32_t> strides;
+        uint32_t axis;
+    };
+    const Case cases[] = {
+        {{1, 1, 3, 4}, {}, 3},       {{1}, {}, 0},          {{7}, {}, 0},        {{3, 33}, {}, 1},
+        {{5, 128}, {}, 1},           {{33, 7}, {}, 0},      {{5, 9}, {1, 5}, 1}, {{3, 4, 11}, {0, 13, 1}, 2},
+        {{3, 4, 11}, {0, 13, 1}, 1}, {{2, 3, 2, 5}, {}, 2},
+    };
+    for (const Case& c : cases) {
+        for (DataType type : kTypes) {
+            for (Data how : kAllData) {
+                rt::HostTensor input(type, c.sizes, c.strides);
+                fillData(input, rng, how);
+                const uint32_t n = c.sizes[c.axis];
+                const uint32_t k = std::uniform_int_distribution<uint32_t>(1, n)(rng);
+                const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
+                const DataType idx =
+                    std::array{DataType::UInt32, DataType::UInt64, DataType::Int64}[rng() % 3];
+                checkTopK(rt::device(), input, c.axis, k, dir, idx);
+            }
+        }
+    }
+    // At the element bounds, a few types: every element of the row read by each of its invocations.
+    for (DataType type : {DataType::Float32, DataType::BFloat16, DataType::Int8, DataType::UInt64}) {
+        rt::HostTensor wide(type, {2048, 128});
+        fillData(wide, rng, Data::Ties);
+        checkTopK(rt::device(), wide, 1, 128, AxisDirection::Decreasing, DataType::UInt32);
+        rt::HostTensor strided(type, {64, 1024});
+        fillData(strided, rng, Data::Special);
+        checkTopK(rt::device(), strided, 0, 5, AxisDirection::Increasing, DataType::Int64);
+    }
+}
+
 TEST_CASE("TopK by invocation-private lists (K <= 32): one part or several, contiguous and strided rows",
           "[topk][gpu]") {
+    WithoutRank lanes; // the short rows below would take rank counting
     // Shapes and K reach each form of core/topk.cpp's planLane (parts as it computes them): one part per row
     // ({70001, 5}: rows enough; {3, 5} K = 5: a row shorter than KMAX = 8, its spare entries unwritten), a
     // few parts then a merge ({7, 33}: 2; {3, 1000} K = 16: 15; {5, 999} K = 32: 7), many short parts

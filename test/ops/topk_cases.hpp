@@ -108,6 +108,12 @@ struct WithoutChunks {
     ~WithoutChunks() { core::chunkDisabledForTests = false; }
 };
 
+// Tests only: plans without rank counting while alive (the lane and tile strategies on short rows).
+struct WithoutRank {
+    WithoutRank() { core::rankDisabledForTests = true; }
+    ~WithoutRank() { core::rankDisabledForTests = false; }
+};
+
 // One strategy's test: every layout x 32-bit-key type x data kind, with the default kernels and the
 // portable ones. skip(layout, pref, data) leaves a combination out (it may draw from rng); pickK(n) draws K
 // for rows of n; the direction is drawn too.

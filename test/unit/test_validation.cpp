@@ -106,8 +106,35 @@ TEST_CASE(
     auto none = core::planTopK(topk({0, 4}, 1, 2), limits());
     REQUIRE(none.ok());
     CHECK(none.value().dispatches.empty());
+    // Short rows in a small dispatch, any K: rank counting, one invocation per element, within three
+    // bounds: rows of at most 128, at most 262144 elements (65536 strided along the axis), rows * n * n at
+    // most 2^24.
+    auto tiny = core::planTopK(topk({1, 1, 3, 4}, 3, 2), limits());
+    REQUIRE(tiny.ok());
+    REQUIRE(tiny.value().dispatches.size() == 1);
+    CHECK(tiny.value().dispatches[0].kernel == "topk_rank.f32");
+    CHECK(tiny.value().dispatches[0].groups == 1);
+    REQUIRE(tiny.value().params.size() == 33);
+    CHECK(tiny.value().params[0] == 4);   // n
+    CHECK(tiny.value().params[8] == 3);   // rows
+    CHECK(tiny.value().params[32] == 32); // key bits
+    const auto first = [](const TopKDesc& d) {
+        return core::planTopK(d, limits()).value().dispatches[0].kernel;
+    };
+    CHECK(first(topk({8192, 32}, 1, 4)) == "topk_rank.f32");
+    CHECK(first(topk({8193, 32}, 1, 4)) == "topk_lane.f32.k4"); // over 262144 elements
+    CHECK(first(topk({1024, 128}, 1, 100)) == "topk_rank.f32"); // rows * n * n = 2^24
+    CHECK(first(topk({1025, 128}, 1, 8)) != "topk_rank.f32");
+    CHECK(first(topk({1, 129}, 1, 8)) != "topk_rank.f32");
+    CHECK(first(topk({64, 1024}, 0, 8)) == "topk_rank.f32"); // strided rows: 65536 elements
+    CHECK(first(topk({65, 1024}, 0, 8)) != "topk_rank.f32");
+    {
+        core::rankDisabledForTests = true;
+        CHECK(first(topk({1, 1, 3, 4}, 3, 2)) == "topk_lane.f32.k2");
+        core::rankDisabledForTests = false;
+    }
     // K <= 32 on rows of one tile: invocation-private lists; one part per row when 4 KMAX > n.
-    auto shortRows = core::planTopK(topk({100, 33}, 1, 5), limits());
+    auto shortRows = core::planTopK(topk({10000, 33}, 1, 5), limits());
     REQUIRE(shortRows.ok());
     REQUIRE(shortRows.value().dispatches.size() == 1);
     CHECK(shortRows.value().dispatches[0].kernel == "topk_lane.f32.k8");
@@ -119,7 +146,7 @@ TEST_CASE(
     CHECK(parted.value().dispatches[1].kernel == "topk_lane_merge.b32.k16");
     CHECK(parted.value().params[30] == 15); // parts: 1000 / (4 * 16)
     // K over 32 on rows of one tile: tile sort, emit.
-    CHECK(core::planTopK(topk({100, 33}, 1, 33), limits()).value().dispatches.size() == 2);
+    CHECK(core::planTopK(topk({10000, 33}, 1, 33), limits()).value().dispatches.size() == 2);
     // Strided rows with enough rows * parts (here 2048 * 16: strided rows aim at 32768 invocations) for the
     // lists, whatever their length.
     auto stridedLane = core::planTopK(topk({4096, 2048}, 0, 16), limits());

@@ -40,3 +40,20 @@ uint runLength(uint level, uint j) {
 }
 // Element offset of sequence element j of row `row` in the input.
 uint inputOffset(uint row, uint j) { return viewOffset(TOPK_ROW_VIEW, row) + j * TOPK_AXIS_STRIDE; }
+
+// viewOffset(TOPK_ROW_VIEW, row) with the view's 17 words loaded at once, before the rank is known:
+// viewOffset's loop loads the strides after the rank, and they lie in another 32-byte sector, a second L2
+// round trip on a cold SM. For kernels whose first row is their latency; 17 registers while it runs.
+uint rowViewOffset(uint row) {
+    uint w[VIEW_WORDS];
+    [[unroll]] for (uint i = 0u; i < VIEW_WORDS; ++i) w[i] = P(TOPK_ROW_VIEW + i);
+    if (w[0] == 0u) return row;
+    uint off = 0u, linear = row;
+    [[unroll]] for (uint d = 8u; d > 0u; --d) {
+        if (d <= w[0]) {
+            off += (linear % w[d]) * w[8u + d];
+            linear /= w[d];
+        }
+    }
+    return off;
+}

@@ -18,26 +18,30 @@
 #define LOAD_VALUE LOAD_B8
 #endif
 
-// Output rank r of row `row` (whose input starts at element rowBase) is sequence element idx.
-void writeWinner(uint row, uint rowBase, uint r, uint idx) {
+// Output rank r of row `row` is sequence element idx, whose bits (as LOAD_VALUE returns them) are `value`.
+void writeWinnerValue(uint row, uint r, uint idx, uvec2 value) {
     const uint K = TOPK_K, inner = P(10), indexWords = P(11);
     const uint e = (row / inner) * K * inner + row % inner + r * inner;  // outer * K * inner + r * inner + ...
     indicesOut[e * indexWords] = idx;
     if (indexWords == 2u) indicesOut[e * 2u + 1u] = 0u;
 #if VALUE_BITS == 64
-    const uvec2 wide = LOAD_VALUE(inputWords, rowBase + idx * TOPK_AXIS_STRIDE);
-    values[2u * e] = wide.x;
-    values[2u * e + 1u] = wide.y;
+    values[2u * e] = value.x;
+    values[2u * e + 1u] = value.y;
 #elif VALUE_BITS == 32
-    values[e] = LOAD_VALUE(inputWords, rowBase + idx * TOPK_AXIS_STRIDE).x;
+    values[e] = value.x;
 #else
-    const uint bits = LOAD_VALUE(inputWords, rowBase + idx * TOPK_AXIS_STRIDE).x;
+    const uint bits = value.x;
     // Neighbouring values of other rows may share the word: change only this value's bits.
     const uint per = 32u / uint(VALUE_BITS), shift = (e % per) * uint(VALUE_BITS);
     const uint mask = ((1u << uint(VALUE_BITS)) - 1u) << shift;
     atomicAnd(values[e / per], ~mask | (bits << shift));
     atomicOr(values[e / per], bits << shift);
 #endif
+}
+
+// Output rank r of row `row` (whose input starts at element rowBase) is sequence element idx.
+void writeWinner(uint row, uint rowBase, uint r, uint idx) {
+    writeWinnerValue(row, r, idx, LOAD_VALUE(inputWords, rowBase + idx * TOPK_AXIS_STRIDE));
 }
 
 // 1 when entry (ak, ai) comes before (bk, bi). Branch-free: glslang turns `a < b || (a == b && c < d)` into
