@@ -96,9 +96,18 @@ TEST_CASE("TopK of empty tensors succeeds and writes nothing", "[topk][gpu]") {
 TEST_CASE("TopK by rank counting (short rows, small tensors): every type and data kind, any K, strided rows",
           "[topk][gpu]") {
     // core/topk.cpp's planRank: one invocation per element. Rows of 1 to 128 (the bound), K from 1 to n,
-    // contiguous, transposed, padded and broadcast rows, and the element bounds ({2048, 128}: 262144
-    // elements; {64, 1024} axis 0: 65536 strided).
+    // contiguous, transposed, padded and broadcast rows, and the bounds ({8192, 32}: 262144 elements;
+    // {256, 128} K = 128: rows * n * n = 2^22; {64, 1024} axis 0: 65536 strided).
     std::mt19937 rng(2718);
+    // Each case must reach the strategy under test.
+    const auto check = [](const rt::HostTensor& input, uint32_t axis, uint32_t k, AxisDirection dir,
+                          DataType idx) {
+        auto plan = core::planTopK(makeTopKDesc(input.desc, axis, k, dir, idx), core::PlanLimits{});
+        REQUIRE(plan.ok());
+        REQUIRE(plan.value().dispatches.size() == 1);
+        REQUIRE(plan.value().dispatches[0].kernel.rfind("topk_rank.", 0) == 0);
+        checkTopK(rt::device(), input, axis, k, dir, idx);
+    };
     struct Case {
         std::vector<uint32_t> sizes;
         std::vector<uint32_t> strides;
@@ -119,18 +128,21 @@ TEST_CASE("TopK by rank counting (short rows, small tensors): every type and dat
                 const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
                 const DataType idx =
                     std::array{DataType::UInt32, DataType::UInt64, DataType::Int64}[rng() % 3];
-                checkTopK(rt::device(), input, c.axis, k, dir, idx);
+                check(input, c.axis, k, dir, idx);
             }
         }
     }
     // At the element bounds, a few types: every element of the row read by each of its invocations.
     for (DataType type : {DataType::Float32, DataType::BFloat16, DataType::Int8, DataType::UInt64}) {
-        rt::HostTensor wide(type, {2048, 128});
+        rt::HostTensor wide(type, {8192, 32});
         fillData(wide, rng, Data::Ties);
-        checkTopK(rt::device(), wide, 1, 128, AxisDirection::Decreasing, DataType::UInt32);
+        check(wide, 1, 32, AxisDirection::Decreasing, DataType::UInt32);
+        rt::HostTensor full(type, {256, 128});
+        fillData(full, rng, Data::Narrow);
+        check(full, 1, 128, AxisDirection::Increasing, DataType::UInt64);
         rt::HostTensor strided(type, {64, 1024});
         fillData(strided, rng, Data::Special);
-        checkTopK(rt::device(), strided, 0, 5, AxisDirection::Increasing, DataType::Int64);
+        check(strided, 0, 5, AxisDirection::Increasing, DataType::Int64);
     }
 }
 

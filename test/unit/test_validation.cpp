@@ -108,7 +108,7 @@ TEST_CASE(
     CHECK(none.value().dispatches.empty());
     // Short rows in a small dispatch, any K: rank counting, one invocation per element, within three
     // bounds: rows of at most 128, at most 262144 elements (65536 strided along the axis), rows * n * n at
-    // most 2^24.
+    // most 2^24 (2^22 for K over 32, where tiles are the alternative).
     auto tiny = core::planTopK(topk({1, 1, 3, 4}, 3, 2), limits());
     REQUIRE(tiny.ok());
     REQUIRE(tiny.value().dispatches.size() == 1);
@@ -123,7 +123,9 @@ TEST_CASE(
     };
     CHECK(first(topk({8192, 32}, 1, 4)) == "topk_rank.f32");
     CHECK(first(topk({8193, 32}, 1, 4)) == "topk_lane.f32.k4"); // over 262144 elements
-    CHECK(first(topk({1024, 128}, 1, 100)) == "topk_rank.f32"); // rows * n * n = 2^24
+    CHECK(first(topk({1024, 128}, 1, 32)) == "topk_rank.f32");  // rows * n * n = 2^24
+    CHECK(first(topk({1024, 128}, 1, 33)) != "topk_rank.f32");
+    CHECK(first(topk({256, 128}, 1, 100)) == "topk_rank.f32"); // 2^22
     CHECK(first(topk({1025, 128}, 1, 8)) != "topk_rank.f32");
     CHECK(first(topk({1, 129}, 1, 8)) != "topk_rank.f32");
     CHECK(first(topk({64, 1024}, 0, 8)) == "topk_rank.f32"); // strided rows: 65536 elements
