@@ -3,10 +3,10 @@
 #extension GL_GOOGLE_include_directive : require
 // TopK by rank counting, for short rows in small dispatches (core/topk.cpp's planRank): one invocation per
 // element reads the element's row, counts the entries that come before its own and, when that count r is
-// below K, writes the element as output rank r. No list, no barrier, no scratch: a few hundred instructions
-// of machine code, where topk_lane.comp's unrolled lists and batches are 12.5 KB (FLOAT32, K = 2), and a
-// dispatch that runs each instruction once waits for most of them to be fetched (H100, (1,1,3,4) K=2: 4.6
-// us by lists, 3.1-3.3 by rank counting; bench/NOTES.md, issue 21's thirteenth session).
+// below K, writes the element as output rank r. No list, no barrier, no scratch, and a short path: where a
+// dispatch has a few elements per invocation, topk_lane.comp's lists cost more than the work (H100,
+// (1,1,3,4) K=2: 4.6 us by lists, 4.1 by rank counting, an empty dispatch 2.6; bench/NOTES.md, issue 21's
+// thirteenth session).
 // Bindings: 0 params, 1 input, 2 values, 3 indices. Params: topk.glsl's, then [30] 1, [31] n, [32] the
 // key's bits (planLane's layout, one part per row).
 #if defined(DTYPE_i64) || defined(DTYPE_u64)

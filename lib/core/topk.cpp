@@ -154,13 +154,13 @@ constexpr uint64_t kLaneMergeMax = 512;
 // Rank counting (planRank): rows of at most kRankMaxRow elements, at most kRankMaxElements in all
 // (kRankMaxStridedElements for rows strided along the axis), at most kRankMaxWork row elements read in
 // all (rows * n * n; kRankMaxWorkLargeK where K is over kLaneMaxK and tiles are the alternative). Each
-// invocation reads its row and runs its code once: where a dispatch has so little work, the lane kernel's
-// unrolled lists are mostly code to fetch. H100, FLOAT32, rank counting / the strategy below (bench/NOTES.md,
-// issue 21's thirteenth session): (1,1,3,4) K=2 4.1 / 4.6 us (whole matrix, 3 processes); levels, a
-// diagnostic: (64,32) K=4 4.9 / 12.8, (1,128) K=10 6.9 / 27.4, (1024,128) K=8 18.3 / 24.8, (8192,32) K=4 12.0
-// / 15.1, (64,1024) axis 0 K=8 7.9 / 20.2. Past the bounds it loses: (16384,32) 20.3 / 16.1, (131072,8) 17.2
-// / 9.0, (64,4096) axis 0 18.8 / 14.7, (1,1024) K=100 47.4 / 8.7, and against tiles (1024,128) K=100 18.2
-// / 16.9, where (1,128) K=100 is 6.9 / 14.3.
+// invocation reads its row, with no list, barrier or scratch: where a dispatch has a few elements per
+// invocation, the lanes' lists and the tiles' sorts cost more than the work. H100, FLOAT32, rank counting /
+// the strategy below (bench/NOTES.md, issue 21's thirteenth session): (1,1,3,4) K=2 4.1 / 4.6 us (whole
+// matrix, 3 processes); levels, a diagnostic: (64,32) K=4 4.9 / 12.8, (1,128) K=10 6.9 / 27.4, (1024,128)
+// K=8 18.3 / 24.8, (8192,32) K=4 12.0 / 15.1, (64,1024) axis 0 K=8 7.9 / 20.2. Past the bounds it loses:
+// (16384,32) 20.3 / 16.1, (131072,8) 17.2 / 9.0, (64,4096) axis 0 18.8 / 14.7, (1,1024) K=100 47.4 / 8.7, and
+// against tiles (1024,128) K=100 18.2 / 16.9, where (1,128) K=100 is 6.9 / 14.3.
 constexpr uint64_t kRankMaxRow = 128;
 constexpr uint64_t kRankMaxElements = 262144;
 constexpr uint64_t kRankMaxStridedElements = 65536;
