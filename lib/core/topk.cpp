@@ -151,17 +151,20 @@ constexpr uint64_t kLaneInvocations = 65536;
 constexpr uint64_t kLaneStridedInvocations = 32768;
 constexpr uint64_t kLaneMergeMax = 512;
 
-// Rank counting (planRank): rows of at most kRankMaxRow elements, at most kRankMaxElements in all
-// (kRankMaxStridedElements for rows strided along the axis), at most kRankMaxWork row elements read in
-// all (rows * n * n; kRankMaxWorkLargeK where K is over kLaneMaxK and tiles are the alternative). Each
-// invocation reads its row, with no list, barrier or scratch: where a dispatch has a few elements per
-// invocation, the lanes' lists and the tiles' sorts cost more than the work. H100, FLOAT32, rank counting /
-// the strategy below (bench/NOTES.md, issue 21's thirteenth session): (1,1,3,4) K=2 4.1 / 4.6 us (whole
-// matrix, 3 processes); levels, a diagnostic: (64,32) K=4 4.9 / 12.8, (1,128) K=10 6.9 / 27.4, (1024,128)
-// K=8 18.3 / 24.8, (8192,32) K=4 12.0 / 15.1, (64,1024) axis 0 K=8 7.9 / 20.2. Past the bounds it loses:
-// (16384,32) 20.3 / 16.1, (131072,8) 17.2 / 9.0, (64,4096) axis 0 18.8 / 14.7, (1,1024) K=100 47.4 / 8.7, and
-// against tiles (1024,128) K=100 18.2 / 16.9, where (1,128) K=100 is 6.9 / 14.3.
+// Rank counting (planRank): rows of at most kRankMaxRow elements, at most kRankMaxRows of them and
+// kRankMaxElements elements in all (kRankMaxStridedElements for rows strided along the axis), at most
+// kRankMaxWork row elements read in all (rows * n * n; kRankMaxWorkLargeK where K is over kLaneMaxK and tiles
+// are the alternative). Each invocation reads its row, with no list, barrier or scratch: where a dispatch has
+// a few elements per invocation, the lanes' lists and the tiles' sorts cost more than the work. H100,
+// FLOAT32, rank counting / the strategy below (bench/NOTES.md, issue 21's thirteenth session): (1,1,3,4) K=2
+// 4.1 / 4.6 us (whole matrix, 3 processes); levels, a diagnostic: (64,32) K=4 4.9 / 12.8, (1,128) K=10 6.9 /
+// 27.4, (8192,16) K=8 6.1 / 11.5, (4096,32) K=32 7.9 / 40.3, (8192,32) K=4 12.0 / 15.1, (64,1024) axis 0 K=8
+// 7.9 / 20.2. Past the bounds it loses: many rows, where one lane per row is cheap ((16384,16) K=4 8.4 / 8.0,
+// (32768,8) K=2 6.9 / 5.9, (65536,4) K=1 6.0 / 5.5), (16384,32) 20.3 / 16.1, (64,4096) axis 0 18.8 / 14.7,
+// (1,1024) K=100 47.4 / 8.7, and against tiles (1024,128) K=100 18.2 / 16.9 (where (1,128) K=100 is 6.9 /
+// 14.3).
 constexpr uint64_t kRankMaxRow = 128;
+constexpr uint64_t kRankMaxRows = 8192;
 constexpr uint64_t kRankMaxElements = 262144;
 constexpr uint64_t kRankMaxStridedElements = 65536;
 constexpr uint64_t kRankMaxWork = 1ull << 24;
@@ -384,7 +387,7 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
     if (K == 0 || rows == 0 || axisSize == 0) return plan;
     const bool contiguousRows = effectiveStrides(in)[desc.Axis] == 1;
     const uint64_t elements = rows * axisSize;
-    if (axisSize <= kRankMaxRow &&
+    if (axisSize <= kRankMaxRow && rows <= kRankMaxRows &&
         elements <= (contiguousRows ? kRankMaxElements : kRankMaxStridedElements) &&
         elements * axisSize <= (K <= kLaneMaxK ? kRankMaxWork : kRankMaxWorkLargeK) && !rankDisabledForTests)
         return planRank(std::move(plan), desc, rows);

@@ -106,9 +106,9 @@ TEST_CASE(
     auto none = core::planTopK(topk({0, 4}, 1, 2), limits());
     REQUIRE(none.ok());
     CHECK(none.value().dispatches.empty());
-    // Short rows in a small dispatch, any K: rank counting, one invocation per element, within three
-    // bounds: rows of at most 128, at most 262144 elements (65536 strided along the axis), rows * n * n at
-    // most 2^24 (2^22 for K over 32, where tiles are the alternative).
+    // Short rows in a small dispatch, any K: rank counting, one invocation per element, within four
+    // bounds: rows of at most 128, at most 8192 rows, at most 262144 elements (65536 strided along the
+    // axis), rows * n * n at most 2^24 (2^22 for K over 32, where tiles are the alternative).
     auto tiny = core::planTopK(topk({1, 1, 3, 4}, 3, 2), limits());
     REQUIRE(tiny.ok());
     REQUIRE(tiny.value().dispatches.size() == 1);
@@ -123,6 +123,7 @@ TEST_CASE(
     };
     CHECK(first(topk({8192, 32}, 1, 4)) == "topk_rank.f32");
     CHECK(first(topk({8193, 32}, 1, 4)) == "topk_lane.f32.k4"); // over 262144 elements
+    CHECK(first(topk({8193, 16}, 1, 4)) == "topk_lane.f32.k4"); // over 8192 rows
     CHECK(first(topk({1024, 128}, 1, 32)) == "topk_rank.f32");  // rows * n * n = 2^24
     CHECK(first(topk({1024, 128}, 1, 33)) != "topk_rank.f32");
     CHECK(first(topk({256, 128}, 1, 100)) == "topk_rank.f32"); // 2^22
