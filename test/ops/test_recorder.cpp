@@ -322,9 +322,9 @@ TEST_CASE("GPU timestamps per operator, and copies and fills ordered with operat
 
 TEST_CASE("Uploads and readbacks in a recording, ordered with the operators around them", "[recorder][gpu]") {
     Device& dev = rt::device();
-    TopKDesc t = topk(DataType::Int32, 3, 100, 4);
+    TopKDesc t = topk(DataType::Int32, 3, 1000, 4); // two levels: lists by parts, then their merge
     Operator op = compiled(dev, t);
-    rt::HostTensor x(DataType::Int32, {3, 100});
+    rt::HostTensor x(DataType::Int32, {3, 1000});
     std::mt19937 rng(13);
     rt::fill(x, rng, rt::Fill::Ties);
     auto bx = dev.createBuffer(x.bytes.size()), bv = dev.createBuffer(48), bi = dev.createBuffer(48);
@@ -339,7 +339,7 @@ TEST_CASE("Uploads and readbacks in a recording, ordered with the operators arou
     REQUIRE(rec->readback(bv.value(), 0, values.data(), 48).ok());
     REQUIRE(rec->readback(bi.value(), 0, indices.data(), 48).ok());
     CHECK(rec->statistics().copies == 3);
-    CHECK(rec->statistics().barriers == 3); // upload | tile sort | emit | readbacks
+    CHECK(rec->statistics().barriers == 3); // upload | lists | merge | readbacks
     auto ticket = dev.submit(rec.value());
     REQUIRE(ticket.ok());
     REQUIRE(dev.wait(ticket.value()).ok());
