@@ -50,10 +50,10 @@ void main() {
     for (uint e = gl_GlobalInvocationID.x; e < total; e += pc.groupCount * gl_WorkGroupSize.x) {
         const uint row = e / n, u = e - row * n;
         const uint rowBase = rowViewOffset(row);
-        const uvec2 bits = loadElement(rowBase + u * stride), mine = rankKey(bits, flip);
+        const uvec2 value = loadElement(rowBase + u * stride), mine = rankKey(value, flip);
         uint rank = 0u;
         for (uint v = 0u; v < n; ++v)
             rank += rankBefore(rankKey(loadElement(rowBase + v * stride), flip), v, mine, u);
-        if (rank < K) writeWinnerValue(row, rank, u, bits);
+        if (rank < K) writeWinnerValue(row, rank, u, value);
     }
 }
