@@ -52,6 +52,12 @@ struct AdapterFeatures {
     /// sampled selection then compares values without testing each element's bits for NaN.
     bool signedZeroInfNanPreserveFloat32 = false;
     bool subgroups = false;         ///< compute-stage subgroup basic, ballot, arithmetic and shuffle
+    /// subgroupSizeControl and computeFullSubgroups (VK_EXT_subgroup_size_control): a pipeline may require
+    /// that every subgroup of a workgroup is full. ripple's subgroup kernels rely on that (their scans and
+    /// shuffles map invocations to lanes), so they run only where the device has both; elsewhere, as on
+    /// a device that may launch partially filled subgroups without the request (Intel, lavapipe at
+    /// LP_NATIVE_VECTOR_WIDTH 1024 or 2048), the portable variants run.
+    bool fullSubgroups = false;
     bool pushDescriptors = false;   ///< VK_KHR_push_descriptor
     bool timelineSemaphore = false; ///< required: tickets are timeline-semaphore values
     bool timestamps = false;        ///< timestampComputeAndGraphics: per-operator GPU times
@@ -60,6 +66,16 @@ struct AdapterFeatures {
     bool profiling = false;
     float timestampPeriodNs = 0;        ///< nanoseconds per timestamp tick
     uint32_t subgroupSize = 0;          ///< invocations per subgroup (0 if unknown)
+    uint32_t minSubgroupSize = 0;       ///< VK_EXT_subgroup_size_control's minSubgroupSize (0 if unknown)
+    uint32_t maxSubgroupSize = 0;       ///< VK_EXT_subgroup_size_control's maxSubgroupSize (0 if unknown)
+    /// Bytes of workgroup (shared) memory one compute workgroup may use (maxComputeSharedMemorySize;
+    /// Vulkan's minimum is 16384, D3D12's 32768). Kernel variants that need more are not chosen.
+    uint32_t maxComputeSharedMemorySize = 16384;
+    /// Invocations one compute workgroup may have (maxComputeWorkGroupInvocations; Vulkan's minimum is 128,
+    /// D3D12's 1024). Kernel variants with larger workgroups are not chosen.
+    uint32_t maxComputeWorkGroupInvocations = 128;
+    /// Workgroup size bounds in x, y and z (maxComputeWorkGroupSize; Vulkan's minimum is 128, 128, 64).
+    uint32_t maxComputeWorkGroupSize[3] = {128, 128, 64};
     uint64_t maxStorageBufferRange = 0; ///< bytes one tensor binding may span; larger tensors are refused
     uint64_t minStorageBufferOffsetAlignment = 0; ///< bytes; Device::bindingAlignment() is at least this
     /// Workgroups one dispatch may have in x, y and z (maxComputeWorkGroupCount; D3D12: 65535 each), the

@@ -28,6 +28,21 @@ Status failed(HRESULT hr, const char* what) {
 }
 
 // A buffer resource of `size` bytes.
+// What every D3D12 device offers ripple: the portable kernels, and shader model 5.1's compute limits.
+void setPortableFeatures(AdapterFeatures& f) {
+    f.maxStorageBufferRange = 1ull << 29; // raw views address up to 2^27 32-bit elements
+    f.minStorageBufferOffsetAlignment = 16;
+    f.timelineSemaphore = true; // tickets are fence values
+    f.timestamps = true;
+    // D3D12_CS_TGSM_REGISTER_COUNT words, D3D12_CS_THREAD_GROUP_MAX_THREADS_PER_GROUP and _MAX_X/Y/Z (not
+    // in every d3d12.h, e.g. vkd3d's).
+    f.maxComputeSharedMemorySize = 8192 * 4;
+    f.maxComputeWorkGroupInvocations = 1024;
+    f.maxComputeWorkGroupSize[0] = 1024;
+    f.maxComputeWorkGroupSize[1] = 1024;
+    f.maxComputeWorkGroupSize[2] = 64;
+}
+
 D3D12_RESOURCE_DESC bufferDesc(uint64_t size, D3D12_RESOURCE_FLAGS flags) {
     D3D12_RESOURCE_DESC desc{};
     desc.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
@@ -101,11 +116,7 @@ Result<std::unique_ptr<D3D12Device>> D3D12Device::create(const DeviceOptions& op
                                               reinterpret_cast<void**>(&dev->fence_))))
         return failed(hr, "CreateFence");
     // The D3D12 path runs the portable kernels (shader model 5.1): no optional feature is claimed.
-    AdapterFeatures& f = dev->adapter_.features;
-    f.maxStorageBufferRange = 1ull << 29; // raw views address up to 2^27 32-bit elements
-    f.minStorageBufferOffsetAlignment = 16;
-    f.timelineSemaphore = true; // tickets are fence values
-    f.timestamps = true;
+    setPortableFeatures(dev->adapter_.features);
     dev->loadCache(options.pipelineCacheData);
     return dev;
 }
@@ -121,11 +132,7 @@ Result<std::unique_ptr<D3D12Device>> D3D12Device::adopt(ID3D12Device* device, ID
     dev->adapter_.backend = Backend::D3D12;
     dev->adapter_.name = "the engine's D3D12 device";
     dev->adapter_.type = AdapterType::Other;
-    AdapterFeatures& f = dev->adapter_.features;
-    f.maxStorageBufferRange = 1ull << 29;
-    f.minStorageBufferOffsetAlignment = 16;
-    f.timelineSemaphore = true;
-    f.timestamps = true;
+    setPortableFeatures(dev->adapter_.features);
     device->AddRef();
     queue->AddRef();
     dev->device_ = device;

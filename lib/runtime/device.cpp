@@ -21,7 +21,8 @@ uint32_t featureBits(const AdapterFeatures& f) {
            (f.int64Atomics ? FeatureInt64Atomics : 0) | (f.subgroups ? FeatureSubgroupBasic : 0) |
            (f.float16 ? FeatureFloat16 : 0) | (f.float64 ? FeatureFloat64 : 0) |
            (f.float32AtomicAdd ? FeatureFloat32AtomicAdd : 0) | (f.profiling ? FeatureProfiling : 0) |
-           (f.signedZeroInfNanPreserveFloat32 ? FeatureFloat32NanPreserve : 0);
+           (f.signedZeroInfNanPreserveFloat32 ? FeatureFloat32NanPreserve : 0) |
+           (f.subgroups && f.fullSubgroups ? FeatureFullSubgroups : 0);
 }
 
 std::string featureNames(uint32_t bits) {
@@ -38,11 +39,29 @@ std::string featureNames(uint32_t bits) {
         {FeatureFloat64, "shaderFloat64"},
         {FeatureFloat32AtomicAdd, "shaderBufferFloat32AtomicAdd"},
         {FeatureProfiling, "shaderDeviceClock and shaderSMBuiltins"},
-        {FeatureFloat32NanPreserve, "shaderSignedZeroInfNanPreserveFloat32"}};
+        {FeatureFloat32NanPreserve, "shaderSignedZeroInfNanPreserveFloat32"},
+        {FeatureFullSubgroups, "computeFullSubgroups"}};
     std::string out;
     for (auto& [bit, name] : names)
         if (bits & bit) out += (out.empty() ? "" : ", ") + std::string(name);
     return out;
+}
+
+std::string exceededLimit(const kernels::KernelInfo& k, const AdapterFeatures& f) {
+    const uint64_t invocations = uint64_t(k.localSize[0]) * k.localSize[1] * k.localSize[2];
+    static const char* axes[] = {"x", "y", "z"};
+    for (int i = 0; i < 3; ++i)
+        if (k.localSize[i] > f.maxComputeWorkGroupSize[i])
+            return std::string("maxComputeWorkGroupSize.") + axes[i] + " (" +
+                   std::to_string(k.localSize[i]) + " > " + std::to_string(f.maxComputeWorkGroupSize[i]) + ")";
+    if (invocations > f.maxComputeWorkGroupInvocations)
+        return "maxComputeWorkGroupInvocations (" + std::to_string(invocations) + " > " +
+               std::to_string(f.maxComputeWorkGroupInvocations) + ")";
+    // REQUIRE_FULL_SUBGROUPS needs the workgroup's x size to be a multiple of the subgroup size.
+    if ((k.features & kernels::FeatureFullSubgroups) && (f.subgroupSize == 0 || k.localSize[0] % f.subgroupSize))
+        return "full subgroups (workgroup x size " + std::to_string(k.localSize[0]) +
+               " is no multiple of subgroupSize " + std::to_string(f.subgroupSize) + ")";
+    return {};
 }
 
 // Picks the fastest variant of a dispatch's kernel that the device can run. Under the tests' HLSL round
@@ -61,7 +80,8 @@ Result<const kernels::KernelInfo*> chooseKernel(const core::PlanDispatch& d, con
     } else {
         candidates = {d.kernel + ".fast", d.kernel + ".portable"};
     }
-    const uint32_t have = detail::featureBits(dev.backend->adapter().features);
+    const AdapterFeatures& f = dev.backend->adapter().features;
+    const uint32_t have = detail::featureBits(f);
     std::string missing;
     for (const std::string& name : candidates) {
         const kernels::KernelInfo* k = kernels::findKernel(name);
@@ -69,8 +89,15 @@ Result<const kernels::KernelInfo*> chooseKernel(const core::PlanDispatch& d, con
         if (dev.roundTrip && !kernels::findRoundTrip(*dev.roundTrip, name))
             return Status(StatusCode::Unsupported,
                           std::string(op) + ": " + name + " has no D3D12 (HLSL) form");
-        if ((k->features & ~have) == 0) return k;
-        missing = name + " needs " + detail::featureNames(k->features & ~have);
+        if ((k->features & ~have) != 0) {
+            missing = name + " needs " + detail::featureNames(k->features & ~have);
+            continue;
+        }
+        if (std::string limit = detail::exceededLimit(*k, f); !limit.empty()) {
+            missing = name + " exceeds " + limit;
+            continue;
+        }
+        return k;
     }
     if (missing.empty())
         return Status(StatusCode::Internal, std::string(op) + ": no kernel " + d.kernel + " in this build");

@@ -106,6 +106,8 @@ struct KernelImpl {
 // The device features a kernel's Feature bits stand for, and their names (runtime/device.cpp).
 uint32_t featureBits(const AdapterFeatures& features);
 std::string featureNames(uint32_t bits);
+// The first device limit a kernel variant exceeds, named with its numbers; empty when it fits.
+std::string exceededLimit(const kernels::KernelInfo& kernel, const AdapterFeatures& features);
 
 // A public Buffer around a backend buffer (created, or an engine's wrapped).
 Buffer makeBuffer(const std::shared_ptr<DeviceImpl>& device, std::unique_ptr<BackendBuffer> buffer);

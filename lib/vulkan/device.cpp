@@ -245,6 +245,8 @@ Status VulkanDevice::preparePipeline(const kernels::KernelInfo& kernel) {
     info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
     info.stage.module = module;
     info.stage.pName = "main";
+    if (kernel.features & kernels::FeatureFullSubgroups) // chosen only where the device has the feature
+        info.stage.flags |= VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT_EXT;
     info.layout = p.layout;
     Status s = check(t_.vkCreateComputePipelines(device_, cache_, 1, &info, nullptr, &p.pipeline),
                      "vkCreateComputePipelines");

@@ -134,6 +134,9 @@ class VulkanDevice : public detail::BackendDevice {
     void recycleLocked(CommandSlot& slot); // recycle() for a caller that holds mutex_
     // The device table, queue, memory properties, timeline semaphore and pipeline cache.
     Status finishSetup(const std::vector<uint8_t>& cacheData);
+    // Where the adapter claims computeFullSubgroups, runs glsl/subgroup_probe.comp once and clears the
+    // claim (so the portable kernels run) if the driver launched a partial subgroup (subgroup_probe.cpp).
+    Status probeFullSubgroups();
     // The driver result an injected fault (BackendDevice::injectFault) at `point` stands for; VK_SUCCESS
     // when none is injected.
     VkResult injected(detail::FaultPoint point);

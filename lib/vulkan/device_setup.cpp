@@ -139,6 +139,16 @@ Result<std::unique_ptr<detail::BackendDevice>> VulkanDevice::create(const Device
         exts.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
     }
 
+    // Full subgroups, which ripple's subgroup kernels request (AdapterFeatures::fullSubgroups).
+    VkPhysicalDeviceSubgroupSizeControlFeaturesEXT sizeControl{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES_EXT};
+    if (f.fullSubgroups) {
+        sizeControl.subgroupSizeControl = VK_TRUE;
+        sizeControl.computeFullSubgroups = VK_TRUE;
+        *tail = &sizeControl, tail = &sizeControl.pNext;
+        exts.push_back(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
+    }
+
     VkPhysicalDeviceShaderClockFeaturesKHR clock{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR};
     VkPhysicalDeviceShaderSMBuiltinsFeaturesNV sm{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_FEATURES_NV};
@@ -205,7 +215,10 @@ Status VulkanDevice::finishSetup(const std::vector<uint8_t>& cacheData) {
                     adapter_.name + "'s): ignored");
         }
     }
-    return check(t_.vkCreatePipelineCache(device_, &cacheInfo, nullptr, &cache_), "vkCreatePipelineCache");
+    if (Status s = check(t_.vkCreatePipelineCache(device_, &cacheInfo, nullptr, &cache_), "vkCreatePipelineCache");
+        !s)
+        return s;
+    return probeFullSubgroups();
 }
 
 Result<std::unique_ptr<VulkanDevice>> VulkanDevice::adopt(const AdoptedHandles& h,
@@ -239,6 +252,7 @@ Result<std::unique_ptr<VulkanDevice>> VulkanDevice::adopt(const AdoptedHandles& 
     f.float32AtomicAdd &= e.float32AtomicAdd;
     f.signedZeroInfNanPreserveFloat32 &= e.signedZeroInfNanPreserveFloat32;
     f.pushDescriptors &= e.pushDescriptors, f.subgroups &= e.subgroups;
+    f.fullSubgroups &= e.fullSubgroups && f.subgroups;
     f.profiling &= e.profiling;
     dev->device_ = h.device;
     dev->ownsDevice_ = false;

@@ -195,6 +195,11 @@ AdapterInfo Instance::describe(uint32_t index) const {
     VkPhysicalDevice pd = physical_[index];
     VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
     VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup};
+    // Whether a pipeline may require full subgroups (ripple's instance is Vulkan 1.2, so the extension).
+    const bool sizeControl = hasExtension(fn_, pd, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
+    VkPhysicalDeviceSubgroupSizeControlPropertiesEXT sizes{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES_EXT};
+    if (sizeControl) subgroup.pNext = &sizes;
     fn_.vkGetPhysicalDeviceProperties2(pd, &props);
     const bool v12 = props.properties.apiVersion >= VK_API_VERSION_1_2;
     // Float controls are core in Vulkan 1.2 (ripple's devices are created for it where the adapter has it);
@@ -237,6 +242,9 @@ AdapterInfo Instance::describe(uint32_t index) const {
         *tail = &clock, tail = &clock.pNext;
         *tail = &sm, tail = &sm.pNext;
     }
+    VkPhysicalDeviceSubgroupSizeControlFeaturesEXT sizeFeatures{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES_EXT};
+    if (sizeControl) *tail = &sizeFeatures, tail = &sizeFeatures.pNext;
     fn_.vkGetPhysicalDeviceFeatures2(pd, &features);
 
     AdapterInfo info;
@@ -281,6 +289,10 @@ AdapterInfo Instance::describe(uint32_t index) const {
     f.subgroups = (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
                   (subgroup.supportedOperations & needed) == needed;
     f.subgroupSize = subgroup.subgroupSize;
+    f.fullSubgroups = f.subgroups && sizeControl && sizeFeatures.subgroupSizeControl &&
+                      sizeFeatures.computeFullSubgroups;
+    f.minSubgroupSize = sizeControl ? sizes.minSubgroupSize : subgroup.subgroupSize;
+    f.maxSubgroupSize = sizeControl ? sizes.maxSubgroupSize : subgroup.subgroupSize;
     f.pushDescriptors = hasExtension(fn_, pd, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
     f.timelineSemaphore = timeline.timelineSemaphore;
     f.profiling = profiling && clock.shaderDeviceClock && sm.shaderSMBuiltins;
@@ -288,7 +300,13 @@ AdapterInfo Instance::describe(uint32_t index) const {
     f.timestamps = props.properties.limits.timestampComputeAndGraphics;
     f.maxStorageBufferRange = props.properties.limits.maxStorageBufferRange;
     f.minStorageBufferOffsetAlignment = props.properties.limits.minStorageBufferOffsetAlignment;
-    for (int i = 0; i < 3; ++i) f.maxWorkgroupCount[i] = props.properties.limits.maxComputeWorkGroupCount[i];
+    const VkPhysicalDeviceLimits& limits = props.properties.limits;
+    for (int i = 0; i < 3; ++i) {
+        f.maxWorkgroupCount[i] = limits.maxComputeWorkGroupCount[i];
+        f.maxComputeWorkGroupSize[i] = limits.maxComputeWorkGroupSize[i];
+    }
+    f.maxComputeSharedMemorySize = limits.maxComputeSharedMemorySize;
+    f.maxComputeWorkGroupInvocations = limits.maxComputeWorkGroupInvocations;
     return info;
 }
 

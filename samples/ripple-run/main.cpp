@@ -233,24 +233,47 @@ int listDevices() {
     // D3D12 adapters too, where this ripple was built with D3D12 (Unsupported otherwise: nothing to list).
     if (auto d3d12 = ripple::enumerateAdapters(ripple::Backend::D3D12); d3d12.ok())
         adapters.value().insert(adapters.value().end(), d3d12.value().begin(), d3d12.value().end());
-    for (const ripple::AdapterInfo& a : adapters.value()) {
+    for (ripple::AdapterInfo a : adapters.value()) {
+        // What a Device on it sees: the driver's claims as ripple checked them (e.g. full subgroups).
+        ripple::DeviceOptions options;
+        options.backend = a.backend;
+        options.adapterIndex = static_cast<int>(a.index);
+        std::string opened;
+        if (auto device = ripple::Device::create(options))
+            a = device->adapter();
+        else
+            opened = "\n   (a Device cannot be created: " + device.status().message() + ")";
         const auto& f = a.features;
         std::string api = a.backend == ripple::Backend::Vulkan
                               ? ", Vulkan " + std::to_string((a.apiVersion >> 22) & 0x7F) + "." +
                                     std::to_string((a.apiVersion >> 12) & 0x3FF) + "." +
                                     std::to_string(a.apiVersion & 0xFFF) + ", subgroup size " +
-                                    std::to_string(f.subgroupSize)
+                                    std::to_string(f.subgroupSize) + " (" + std::to_string(f.minSubgroupSize) +
+                                    "-" + std::to_string(f.maxSubgroupSize) + ")"
                               : ", portable kernels (HLSL shader model 5.1)";
         std::printf(
             "%u: %s\n   backend %s, type %s%s, maxStorageBufferRange %" PRIu64
-            "\n   features:%s%s%s%s%s%s%s%s%s%s%s%s\n",
+            "\n   features:%s%s%s%s%s%s%s%s%s%s%s%s%s%s\n",
             a.index, a.name.c_str(), ripple::toString(a.backend), ripple::toString(a.type), api.c_str(),
             f.maxStorageBufferRange, f.int64 ? " shaderInt64" : "", f.int64Atomics ? " int64Atomics" : "",
             f.int16 ? " shaderInt16" : "", f.int8 ? " shaderInt8" : "", f.float16 ? " shaderFloat16" : "",
             f.float64 ? " shaderFloat64" : "", f.storage8 ? " storage8" : "", f.storage16 ? " storage16" : "",
-            f.subgroups ? " subgroups" : "", f.pushDescriptors ? " pushDescriptors" : "",
-            f.float32AtomicAdd ? " float32AtomicAdd" : "",
-            f.signedZeroInfNanPreserveFloat32 ? " signedZeroInfNanPreserveFloat32" : "");
+            f.subgroups ? " subgroups" : "", f.fullSubgroups ? " fullSubgroups" : "",
+            f.pushDescriptors ? " pushDescriptors" : "", f.float32AtomicAdd ? " float32AtomicAdd" : "",
+            f.signedZeroInfNanPreserveFloat32 ? " signedZeroInfNanPreserveFloat32" : "",
+            f.timelineSemaphore ? " timelineSemaphore" : "");
+        std::printf("   limits: maxComputeSharedMemorySize %u, maxComputeWorkGroupInvocations %u, "
+                    "maxComputeWorkGroupSize %u,%u,%u, maxComputeWorkGroupCount %u,%u,%u, "
+                    "minStorageBufferOffsetAlignment %" PRIu64 "\n",
+                    f.maxComputeSharedMemorySize, f.maxComputeWorkGroupInvocations, f.maxComputeWorkGroupSize[0],
+                    f.maxComputeWorkGroupSize[1], f.maxComputeWorkGroupSize[2], f.maxWorkgroupCount[0],
+                    f.maxWorkgroupCount[1], f.maxWorkgroupCount[2], f.minStorageBufferOffsetAlignment);
+        // The kernel family: subgroup scans need subgroups run full; 8/16-bit storage for narrow types.
+        const bool scans = f.subgroups && f.fullSubgroups;
+        std::printf("   kernels: %s%s\n",
+                    scans ? "fast (subgroup scans with full subgroups" : "portable scans (shared memory",
+                    f.storage8 && f.storage16 ? ", native 8/16-bit storage)" : ", 32-bit words)");
+        if (!opened.empty()) std::printf("%s\n", opened.c_str() + 1);
     }
     return kOk;
 }

@@ -330,6 +330,8 @@ int registry(const std::string& listPath, const std::string& outPath, bool withH
         if (withHlsl && v.features == 0 && !translateHlsl(v)) return 1;
         if (!readSpirv(stripped, v.embedded) || v.embedded.empty()) return fail(stripped + ": empty"), 1;
         if (!sameInterface(v, v.embedded, "stripped of debug instructions")) return 1;
+        // ripple's subgroup kernels rely on full subgroups (kernel_info.hpp, FeatureFullSubgroups).
+        if (v.features & ripple::kernels::FeatureSubgroupBasic) v.features |= ripple::kernels::FeatureFullSubgroups;
         variants.push_back(std::move(v));
     }
     std::sort(variants.begin(), variants.end(), [](auto& a, auto& b) { return a.name < b.name; });
