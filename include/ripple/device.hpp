@@ -59,7 +59,9 @@ struct AdapterFeatures {
     /// LP_NATIVE_VECTOR_WIDTH 1024 or 2048), the portable variants run.
     bool fullSubgroups = false;
     bool pushDescriptors = false;   ///< VK_KHR_push_descriptor
-    bool timelineSemaphore = false; ///< required: tickets are timeline-semaphore values
+    /// timelineSemaphore (Vulkan 1.2 or VK_KHR_timeline_semaphore): tickets are timeline values; without
+    /// it (many Vulkan 1.1 Android drivers) each submission signals a fence, with the same Ticket API.
+    bool timelineSemaphore = false;
     bool timestamps = false;        ///< timestampComputeAndGraphics: per-operator GPU times
     /// shaderDeviceClock (VK_KHR_shader_clock) and shaderSMBuiltins (VK_NV_shader_sm_builtins): what
     /// RecorderOptions::profile needs.
@@ -76,6 +78,9 @@ struct AdapterFeatures {
     uint32_t maxComputeWorkGroupInvocations = 128;
     /// Workgroup size bounds in x, y and z (maxComputeWorkGroupSize; Vulkan's minimum is 128, 128, 64).
     uint32_t maxComputeWorkGroupSize[3] = {128, 128, 64};
+    /// Storage buffers one compute shader may bind (maxPerStageDescriptorStorageBuffers; Vulkan's minimum is
+    /// 4, D3D12's 8 UAVs at resource binding tier 1). Kernel variants with more bindings are not chosen.
+    uint32_t maxPerStageDescriptorStorageBuffers = 4;
     uint64_t maxStorageBufferRange = 0; ///< bytes one tensor binding may span; larger tensors are refused
     uint64_t minStorageBufferOffsetAlignment = 0; ///< bytes; Device::bindingAlignment() is at least this
     /// Workgroups one dispatch may have in x, y and z (maxComputeWorkGroupCount; D3D12: 65535 each), the
@@ -144,6 +149,14 @@ struct DeviceOptions {
     /// memory is released with the Operator. Results and errors are the same either way. Needs
     /// VK_KHR_push_descriptor (else, and on D3D12, execute records each time). CommandRecorder never keeps.
     bool reuseCommandBuffers = true;
+    /// Diagnostics: ripple sees a named GPU class's features and limits in place of the adapter's own,
+    /// clamped to what the adapter has (features both have, the smaller limits), to try the kernel
+    /// variants, plans and ticket path of that class on any machine. Vulkan only; empty (the default) uses the
+    /// adapter as it is, unless the RIPPLE_DEVICE_PROFILE environment variable names one. Profiles (facts from
+    /// Khronos' Vulkan-Profiles, lib/vulkan/profiles.cpp): vulkan-minimum, android-baseline-2022,
+    /// apple-m1-moltenvk, intel-iris-xe, amd-rdna-wave64, amd-rdna-wave32, mobile-vk11 (Vulkan 1.1 without
+    /// timeline semaphores, 64-bit integers or 16-bit storage). The subgroup size stays the adapter's.
+    std::string profile;
 };
 
 /// Lists the adapters of a backend.
@@ -195,7 +208,8 @@ class RIPPLE_API Device {
     /// Creates a device on the adapter `options` picks.
     /// @return the device; InvalidArgument (a backend, kernels value outside its enum, adapterIndex below
     /// -1); NoDevice (no loader, no adapter, or adapterIndex out of range), Unsupported (the adapter lacks
-    /// Vulkan 1.1 or timeline semaphores; D3D12 in a build without it), OutOfMemory, Internal.
+    /// Vulkan 1.1; D3D12 in a build without it), OutOfMemory, Internal; InvalidArgument for an unknown
+    /// profile.
     static Result<Device> create(const DeviceOptions& options = {});
 
     /// An empty device (see the class's note on empty devices).

@@ -41,6 +41,7 @@ void setPortableFeatures(AdapterFeatures& f) {
     f.maxComputeWorkGroupSize[0] = 1024;
     f.maxComputeWorkGroupSize[1] = 1024;
     f.maxComputeWorkGroupSize[2] = 64;
+    f.maxPerStageDescriptorStorageBuffers = 8; // UAVs at resource binding tier 1, feature level 11.0
 }
 
 D3D12_RESOURCE_DESC bufferDesc(uint64_t size, D3D12_RESOURCE_FLAGS flags) {

@@ -57,6 +57,9 @@ std::string exceededLimit(const kernels::KernelInfo& k, const AdapterFeatures& f
     if (invocations > f.maxComputeWorkGroupInvocations)
         return "maxComputeWorkGroupInvocations (" + std::to_string(invocations) + " > " +
                std::to_string(f.maxComputeWorkGroupInvocations) + ")";
+    if (k.bindingCount > f.maxPerStageDescriptorStorageBuffers)
+        return "maxPerStageDescriptorStorageBuffers (" + std::to_string(k.bindingCount) + " bindings > " +
+               std::to_string(f.maxPerStageDescriptorStorageBuffers) + ")";
     // REQUIRE_FULL_SUBGROUPS needs the workgroup's x size to be a multiple of the subgroup size.
     if ((k.features & kernels::FeatureFullSubgroups) && (f.subgroupSize == 0 || k.localSize[0] % f.subgroupSize))
         return "full subgroups (workgroup x size " + std::to_string(k.localSize[0]) +
@@ -90,19 +93,19 @@ Result<const kernels::KernelInfo*> chooseKernel(const core::PlanDispatch& d, con
             return Status(StatusCode::Unsupported,
                           std::string(op) + ": " + name + " has no D3D12 (HLSL) form");
         if ((k->features & ~have) != 0) {
-            missing = name + " needs " + detail::featureNames(k->features & ~have);
+            missing = name + " needs " + detail::featureNames(k->features & ~have) + ", which " +
+                      dev.backend->adapter().name + " lacks";
             continue;
         }
         if (std::string limit = detail::exceededLimit(*k, f); !limit.empty()) {
-            missing = name + " exceeds " + limit;
+            missing = name + " exceeds " + dev.backend->adapter().name + "'s " + limit;
             continue;
         }
         return k;
     }
     if (missing.empty())
         return Status(StatusCode::Internal, std::string(op) + ": no kernel " + d.kernel + " in this build");
-    return Status(StatusCode::Unsupported,
-                  std::string(op) + ": " + missing + ", which " + dev.backend->adapter().name + " lacks");
+    return Status(StatusCode::Unsupported, std::string(op) + ": " + missing);
 }
 
 template <class Desc>

@@ -56,6 +56,9 @@ Result<Kernel> Device::compile(const KernelDesc& desc) {
         info.bindings[i] = {s->Bindings[i].Binding, s->Bindings[i].Access == BindingAccess::Read};
     info.features = s->Features;
     info.hlsl = s->Hlsl;
+    if (std::string limit = detail::exceededLimit(info, impl_->backend->adapter().features); !limit.empty())
+        return Status(StatusCode::Unsupported, "compile: kernel " + name + " exceeds " + limit + " of " +
+                                                   impl_->backend->adapter().name);
     if (Status st = impl_->backend->preparePipeline(info); !st) return st;
     Kernel out;
     out.impl_ = std::move(k);

@@ -77,6 +77,7 @@ VulkanDevice::~VulkanDevice() {
     std::lock_guard<std::mutex> lock(mutex_);
     for (auto& f : inFlight_)
         if (!f.kept) freeSlots_.push_back(f.slot); // recordings go with their owners, before the device
+    inFlight_.clear();                             // and their fences
     for (CommandSlot& slot : freeSlots_) {
         for (VkDescriptorPool p : slot.descriptorPools) t_.vkDestroyDescriptorPool(device_, p, nullptr);
         if (slot.queries) t_.vkDestroyQueryPool(device_, slot.queries, nullptr);
@@ -351,15 +352,21 @@ Result<uint64_t> VulkanDevice::submitSlot(CommandSlot& slot, bool kept) {
     VkTimelineSemaphoreSubmitInfo timeline{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
     timeline.signalSemaphoreValueCount = 1;
     timeline.pSignalSemaphoreValues = &ticket;
-    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO, &timeline};
+    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO, fenceTickets_ ? nullptr : &timeline};
     submit.commandBufferCount = 1;
     submit.pCommandBuffers = &slot.cmd;
-    submit.signalSemaphoreCount = 1;
+    submit.signalSemaphoreCount = fenceTickets_ ? 0 : 1;
     submit.pSignalSemaphores = &timeline_;
+    std::shared_ptr<Fence> fence;
     VkResult submitted = injected(detail::FaultPoint::Submit);
+    if (submitted == VK_SUCCESS && fenceTickets_) {
+        fence = std::make_shared<Fence>(Fence{*this});
+        VkFenceCreateInfo info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+        submitted = t_.vkCreateFence(device_, &info, nullptr, &fence->fence);
+    }
     if (submitted == VK_SUCCESS) {
         if (lockQueue_) lockQueue_(); // an engine's queue: it may be submitting from other threads
-        submitted = t_.vkQueueSubmit(queue_, 1, &submit, VK_NULL_HANDLE);
+        submitted = t_.vkQueueSubmit(queue_, 1, &submit, fence ? fence->fence : VK_NULL_HANDLE);
         if (unlockQueue_) unlockQueue_();
     }
     if (Status s = check(submitted, "vkQueueSubmit"); !s) {
@@ -367,7 +374,7 @@ Result<uint64_t> VulkanDevice::submitSlot(CommandSlot& slot, bool kept) {
         return lost(s);
     }
     ++nextTicket_;
-    inFlight_.push_back({ticket, slot, kept});
+    inFlight_.push_back({ticket, slot, kept, std::move(fence)});
     return ticket;
 }
 
@@ -419,11 +426,9 @@ Result<uint64_t> VulkanDevice::submitRecording(detail::BackendRecording& recordi
 }
 
 Status VulkanDevice::retire() {
-    uint64_t done = 0;
-    if (Status s =
-            check(t_.vkGetSemaphoreCounterValue(device_, timeline_, &done), "vkGetSemaphoreCounterValue");
-        !s)
-        return lost(s);
+    auto completed = completedTicket();
+    if (!completed) return completed.status();
+    const uint64_t done = completed.value();
     while (!inFlight_.empty() && inFlight_.front().ticket <= done) {
         CommandSlot slot = inFlight_.front().slot;
         const uint64_t ticket = inFlight_.front().ticket;
@@ -454,6 +459,7 @@ void VulkanDevice::recycleLocked(CommandSlot& slot) {
 
 Status VulkanDevice::wait(uint64_t ticket, uint64_t timeoutNs) {
     if (lost_) return Status(StatusCode::DeviceLost, "the device was lost");
+    if (fenceTickets_) return waitFence(ticket, timeoutNs);
     VkSemaphoreWaitInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
     info.semaphoreCount = 1;
     info.pSemaphores = &timeline_;
@@ -471,11 +477,9 @@ Status VulkanDevice::wait(uint64_t ticket, uint64_t timeoutNs) {
 Result<bool> VulkanDevice::isComplete(uint64_t ticket) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (lost_) return Status(StatusCode::DeviceLost, "the device was lost");
-    uint64_t done = 0;
-    if (Status s =
-            check(t_.vkGetSemaphoreCounterValue(device_, timeline_, &done), "vkGetSemaphoreCounterValue");
-        !s)
-        return lost(s);
+    auto completed = completedTicket();
+    if (!completed) return completed.status();
+    const uint64_t done = completed.value();
     if (done >= ticket) {
         if (Status s = retire(); !s) return s;
     }

@@ -150,11 +150,25 @@ class VulkanDevice : public detail::BackendDevice {
     // Submits `slot`'s ended command buffer; a kept one (a recording) is not recycled when it completes.
     Result<uint64_t> submitSlot(CommandSlot& slot, bool kept);
 
+    // Tickets on a device without timeline semaphores (Vulkan 1.1 without VK_KHR_timeline_semaphore): one
+    // fence per submission. A fence's signal covers everything submitted earlier on the queue, so the newest
+    // signalled one gives the completed ticket. Shared with waiters, which wait outside mutex_: destroyed
+    // only when neither the in-flight list nor a waiter holds it.
+    struct Fence {
+        VulkanDevice& device;
+        VkFence fence = VK_NULL_HANDLE;
+        ~Fence();
+    };
     struct InFlight {
         uint64_t ticket;
         CommandSlot slot;
         bool kept;
+        std::shared_ptr<Fence> fence; // fence tickets only
     };
+    // The newest completed ticket (timeline value or newest signalled fence); caller holds mutex_.
+    Result<uint64_t> completedTicket();
+    // Fence tickets: waits for `ticket` (fence_tickets.cpp); wait() for timeline ones.
+    Status waitFence(uint64_t ticket, uint64_t timeoutNs);
 
     std::unique_ptr<Instance> instance_;
     AdapterInfo adapter_;
@@ -165,7 +179,9 @@ class VulkanDevice : public detail::BackendDevice {
     uint32_t queueFamily_ = 0;
     bool hostQueryReset_ = false; // Vulkan 1.2's hostQueryReset enabled: queries reset by vkResetQueryPool
     VkPhysicalDeviceMemoryProperties memory_{};
-    VkSemaphore timeline_ = VK_NULL_HANDLE;
+    VkSemaphore timeline_ = VK_NULL_HANDLE; // the tickets' timeline, unless fenceTickets_
+    bool fenceTickets_ = false;              // no timeline semaphores: tickets are fences (InFlight::fence)
+    uint64_t completed_ = 0;                 // fence tickets: the newest known complete
     VkPipelineCache cache_ = VK_NULL_HANDLE;
     uint64_t nextTicket_ = 1;
     std::mutex mutex_; // guards the queue, the slot lists, tickets and pipelines_

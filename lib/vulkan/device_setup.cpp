@@ -2,6 +2,7 @@
 // Opening the Vulkan backend's device: choosing the adapter and queue, enabling what ripple's kernels may
 // use (VulkanDevice::create), taking over an engine's device (adopt), and what both share (finishSetup).
 #include "vulkan/device.hpp"
+#include "vulkan/profiles.hpp"
 
 #include <cstdlib>
 #include <cstring>
@@ -56,6 +57,11 @@ Result<std::unique_ptr<detail::BackendDevice>> VulkanDevice::create(const Device
                                                 std::to_string(physical.size()) + " Vulkan adapter(s) found");
     dev->physical_ = physical[index];
     dev->adapter_ = dev->instance_->describe(static_cast<uint32_t>(index));
+    // An emulated profile narrows what is enabled below, as a device of that class would (profiles.hpp).
+    std::string profile = options.profile;
+    if (const char* env = std::getenv("RIPPLE_DEVICE_PROFILE"); profile.empty() && env) profile = env;
+    if (!profile.empty())
+        if (Status s = applyProfile(profile, dev->adapter_); !s) return s;
     const AdapterFeatures& f = dev->adapter_.features;
 
     uint32_t familyCount = 0;
@@ -75,10 +81,6 @@ Result<std::unique_ptr<detail::BackendDevice>> VulkanDevice::create(const Device
     if (family < 0) return Status(StatusCode::NoDevice, dev->adapter_.name + " has no compute queue");
     dev->queueFamily_ = static_cast<uint32_t>(family);
 
-    if (!f.timelineSemaphore)
-        return Status(StatusCode::NoDevice, dev->adapter_.name +
-                                                " lacks timelineSemaphore (Vulkan 1.2), which ripple's "
-                                                "tickets need");
     // Enable what ripple's kernels may use, as present.
     const bool v12 = dev->adapter_.apiVersion >= VK_API_VERSION_1_2;
     std::vector<const char*> exts;
@@ -101,10 +103,12 @@ Result<std::unique_ptr<detail::BackendDevice>> VulkanDevice::create(const Device
     VkPhysicalDeviceTimelineSemaphoreFeatures timeline{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
     timeline.timelineSemaphore = VK_TRUE;
-    if (!v12) exts.push_back(VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
-    features.pNext = &timeline;
-    timeline.pNext = &s16;
+    features.pNext = &s16;
     void** tail = &s16.pNext;
+    if (f.timelineSemaphore) { // else tickets are fences (fence_tickets.cpp)
+        *tail = &timeline, tail = &timeline.pNext;
+        if (!v12) exts.push_back(VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
+    }
     // Timestamp queries reset on the host, not by a command: the command delays the GPU's start by ~3 us.
     VkPhysicalDeviceHostQueryResetFeatures queryReset{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES};
@@ -186,13 +190,15 @@ Status VulkanDevice::finishSetup(const std::vector<uint8_t>& cacheData) {
     fn.vkGetPhysicalDeviceMemoryProperties(physical_, &memory_);
     allocator_ = std::make_unique<MemoryAllocator>();
     allocator_->init(device_, &t_, kBlockBytes);
+    fenceTickets_ = !adapter_.features.timelineSemaphore;
     VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
     type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
     type.initialValue = 0;
     VkSemaphoreCreateInfo semInfo{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, &type};
-    if (Status s = check(t_.vkCreateSemaphore(device_, &semInfo, nullptr, &timeline_), "vkCreateSemaphore");
-        !s)
-        return s;
+    if (!fenceTickets_)
+        if (Status s = check(t_.vkCreateSemaphore(device_, &semInfo, nullptr, &timeline_), "vkCreateSemaphore");
+            !s)
+            return s;
 
     // Reuse cache data only if its header names this adapter (drivers may not check it themselves).
     VkPipelineCacheCreateInfo cacheInfo{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
@@ -227,10 +233,6 @@ Result<std::unique_ptr<VulkanDevice>> VulkanDevice::adopt(const AdoptedHandles& 
         return Status(StatusCode::InvalidArgument,
                       "adoptVulkanDevice: instance, physicalDevice, device and queue "
                       "must all be set");
-    if (!h.enabled.timelineSemaphore)
-        return Status(StatusCode::Unsupported,
-                      "adoptVulkanDevice: ripple's tickets need the timelineSemaphore "
-                      "feature enabled on the device");
     auto inst = Instance::adopt(h.instance, h.getInstanceProcAddr, h.debugUtils, options.log);
     if (!inst) return inst.status();
     auto dev = std::unique_ptr<VulkanDevice>(new VulkanDevice());
@@ -253,6 +255,7 @@ Result<std::unique_ptr<VulkanDevice>> VulkanDevice::adopt(const AdoptedHandles& 
     f.signedZeroInfNanPreserveFloat32 &= e.signedZeroInfNanPreserveFloat32;
     f.pushDescriptors &= e.pushDescriptors, f.subgroups &= e.subgroups;
     f.fullSubgroups &= e.fullSubgroups && f.subgroups;
+    f.timelineSemaphore &= e.timelineSemaphore; // else tickets are fences
     f.profiling &= e.profiling;
     dev->device_ = h.device;
     dev->ownsDevice_ = false;

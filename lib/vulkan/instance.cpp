@@ -307,6 +307,7 @@ AdapterInfo Instance::describe(uint32_t index) const {
     }
     f.maxComputeSharedMemorySize = limits.maxComputeSharedMemorySize;
     f.maxComputeWorkGroupInvocations = limits.maxComputeWorkGroupInvocations;
+    f.maxPerStageDescriptorStorageBuffers = limits.maxPerStageDescriptorStorageBuffers;
     return info;
 }
 

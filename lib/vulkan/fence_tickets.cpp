@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+// Tickets on Vulkan 1.1 devices without timeline semaphores (many Android drivers): one fence per
+// submission. Ticket N is complete once fence N, or any later one, is signalled: a fence's signal operation
+// covers every batch submitted earlier on the queue (Vulkan spec, "Fence Signaling"). The timeline path is in
+// device.cpp.
+#include "vulkan/device.hpp"
+
+namespace ripple::vk {
+
+VulkanDevice::Fence::~Fence() {
+    if (fence) device.table().vkDestroyFence(device.handle(), fence, nullptr);
+}
+
+Result<uint64_t> VulkanDevice::completedTicket() {
+    if (!fenceTickets_) {
+        uint64_t done = 0;
+        if (Status s = check(t_.vkGetSemaphoreCounterValue(device_, timeline_, &done), "vkGetSemaphoreCounterValue");
+            !s)
+            return lost(s);
+        return done;
+    }
+    // The newest signalled fence: the in-flight list is in ticket order.
+    for (auto it = inFlight_.rbegin(); it != inFlight_.rend(); ++it) {
+        if (it->ticket <= completed_) break;
+        const VkResult r = t_.vkGetFenceStatus(device_, it->fence->fence);
+        if (r == VK_SUCCESS) {
+            completed_ = it->ticket;
+            break;
+        }
+        if (r != VK_NOT_READY) return lost(check(r, "vkGetFenceStatus"));
+    }
+    return completed_;
+}
+
+Status VulkanDevice::waitFence(uint64_t ticket, uint64_t timeoutNs) {
+    std::shared_ptr<Fence> fence;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        for (const InFlight& f : inFlight_)
+            if (f.ticket >= ticket) {
+                fence = f.fence;
+                break;
+            }
+    }
+    VkResult r = injected(detail::FaultPoint::Wait);
+    if (r == VK_SUCCESS && fence) r = t_.vkWaitForFences(device_, 1, &fence->fence, VK_TRUE, timeoutNs);
+    if (r == VK_TIMEOUT)
+        return Status(StatusCode::Timeout, "ticket " + std::to_string(ticket) + " did not complete within " +
+                                               std::to_string(timeoutNs / 1000000) + " ms");
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (Status s = check(r, "vkWaitForFences"); !s) return lost(s);
+    return retire();
+}
+
+} // namespace ripple::vk
