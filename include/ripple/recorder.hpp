@@ -24,8 +24,9 @@ struct RecorderImpl;
 }
 /// @endcond
 
-/// A submission's place in its device's timeline (on Vulkan, a timeline-semaphore value; on D3D12, a fence
-/// value). Returned by Device::submit; passed to Device::wait, isComplete and reports.
+/// A submission's place in its device's timeline (on Vulkan, a timeline-semaphore value, or on a device
+/// without timeline semaphores the number of a submission that signals a fence; on D3D12, a fence value).
+/// Returned by Device::submit; passed to Device::wait, isComplete and reports.
 struct Ticket {
     uint64_t value = 0; ///< the timeline value; 0 is no ticket
 };

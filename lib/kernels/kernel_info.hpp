@@ -60,6 +60,9 @@ struct KernelInfo {
     // binding N is register tN (read-only) or uN (written) in space 0, push constants are root constants at
     // b0. Only variants needing no Feature have one.
     const char* hlsl;
+    // Bytes of workgroup (shared) memory the variant declares (kernels/spirv_shared.hpp): a device with a
+    // smaller maxComputeSharedMemorySize never gets it.
+    uint32_t sharedBytes;
 };
 
 // The generated table (kernel_registry.cpp).

@@ -57,6 +57,9 @@ std::string exceededLimit(const kernels::KernelInfo& k, const AdapterFeatures& f
     if (invocations > f.maxComputeWorkGroupInvocations)
         return "maxComputeWorkGroupInvocations (" + std::to_string(invocations) + " > " +
                std::to_string(f.maxComputeWorkGroupInvocations) + ")";
+    if (k.sharedBytes > f.maxComputeSharedMemorySize)
+        return "maxComputeSharedMemorySize (" + std::to_string(k.sharedBytes) + " bytes > " +
+               std::to_string(f.maxComputeSharedMemorySize) + ")";
     if (k.bindingCount > f.maxPerStageDescriptorStorageBuffers)
         return "maxPerStageDescriptorStorageBuffers (" + std::to_string(k.bindingCount) + " bindings > " +
                std::to_string(f.maxPerStageDescriptorStorageBuffers) + ")";

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Users' kernels (include/ripple/kernel.hpp): compiled from a KernelSource into a pipeline, recorded through
 // the recorder's level planner like an operator's dispatches.
+#include "kernels/spirv_shared.hpp"
 #include "runtime/objects.hpp"
 #include "runtime/recorder_impl.hpp"
 
@@ -56,6 +57,10 @@ Result<Kernel> Device::compile(const KernelDesc& desc) {
         info.bindings[i] = {s->Bindings[i].Binding, s->Bindings[i].Access == BindingAccess::Read};
     info.features = s->Features;
     info.hlsl = s->Hlsl;
+    std::vector<uint32_t> words;
+    if (!kernels::unpackSpirv(info.spirv, words))
+        return Status(StatusCode::InvalidArgument, "compile: kernel " + name + "'s packed SPIR-V is malformed");
+    info.sharedBytes = kernels::workgroupBytes(words.data(), words.size());
     if (std::string limit = detail::exceededLimit(info, impl_->backend->adapter().features); !limit.empty())
         return Status(StatusCode::Unsupported, "compile: kernel " + name + " exceeds " + limit + " of " +
                                                    impl_->backend->adapter().name);

@@ -3,6 +3,7 @@
 // use (VulkanDevice::create), taking over an engine's device (adopt), and what both share (finishSetup).
 #include "vulkan/device.hpp"
 #include "vulkan/profiles.hpp"
+#include "vulkan/test_seams.hpp"
 
 #include <cstdlib>
 #include <cstring>
@@ -62,6 +63,7 @@ Result<std::unique_ptr<detail::BackendDevice>> VulkanDevice::create(const Device
     if (const char* env = std::getenv("RIPPLE_DEVICE_PROFILE"); profile.empty() && env) profile = env;
     if (!profile.empty())
         if (Status s = applyProfile(profile, dev->adapter_); !s) return s;
+    if (fenceTicketsForTests()) dev->adapter_.features.timelineSemaphore = false;
     const AdapterFeatures& f = dev->adapter_.features;
 
     uint32_t familyCount = 0;

@@ -4,8 +4,18 @@
 // covers every batch submitted earlier on the queue (Vulkan spec, "Fence Signaling"). The timeline path is in
 // device.cpp.
 #include "vulkan/device.hpp"
+#include "vulkan/test_seams.hpp"
+
+#include <atomic>
 
 namespace ripple::vk {
+
+namespace {
+std::atomic<bool> gFenceTicketsForTests{false};
+} // namespace
+
+void setFenceTicketsForTests(bool on) { gFenceTicketsForTests = on; }
+bool fenceTicketsForTests() { return gFenceTicketsForTests; }
 
 VulkanDevice::Fence::~Fence() {
     if (fence) device.table().vkDestroyFence(device.handle(), fence, nullptr);

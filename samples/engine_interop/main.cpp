@@ -81,9 +81,12 @@ template <class T> void expect(const char* what, const EngineBuffer& b, const st
 } // namespace
 
 int main(int argc, char** argv) {
+    // --no-timeline: an engine on a Vulkan 1.1 driver without timeline semaphores (ripple's tickets are
+    // then fences).
     const bool hlslRoundTrip = argc == 2 && std::strcmp(argv[1], "--hlsl-round-trip") == 0;
-    if (argc > 1 && !hlslRoundTrip)
-        return std::fprintf(stderr, "usage: engine_interop [--hlsl-round-trip]\n"), 2;
+    const bool timeline = !(argc == 2 && std::strcmp(argv[1], "--no-timeline") == 0);
+    if (argc > 2 || (argc == 2 && !hlslRoundTrip && timeline))
+        return std::fprintf(stderr, "usage: engine_interop [--hlsl-round-trip | --no-timeline]\n"), 2;
     // --- The engine's own Vulkan setup (with validation, synchronization validation included, when the
     // layer is installed).
     uint32_t layerCount = 0;
@@ -133,10 +136,10 @@ int main(int argc, char** argv) {
     vkGetPhysicalDeviceQueueFamilyProperties(pd, &familyCount, families.data());
     uint32_t family = 0;
     while (family < familyCount && !(families[family].queueFlags & VK_QUEUE_COMPUTE_BIT)) ++family;
-    // The engine enables what it wants: here timeline semaphores (ripple needs them) and nothing else, so
+    // The engine enables what it wants: here timeline semaphores (unless --no-timeline) and nothing else, so
     // ripple has to use its portable kernels.
     VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-    v12.timelineSemaphore = VK_TRUE;
+    v12.timelineSemaphore = timeline ? VK_TRUE : VK_FALSE;
     float priority = 1;
     VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
     qci.queueFamilyIndex = family;
@@ -160,7 +163,7 @@ int main(int argc, char** argv) {
         desc.queue = queue;
         desc.queueFamilyIndex = family;
         desc.getInstanceProcAddr = vkGetInstanceProcAddr;
-        desc.enabledFeatures.timelineSemaphore = true;
+        desc.enabledFeatures.timelineSemaphore = timeline;
         desc.debugUtilsEnabled = validation;
         auto rdev = ripple::interop::adoptVulkanDevice(desc);
         if (!rdev) return std::fprintf(stderr, "engine: %s\n", rdev.status().message().c_str()), 1;

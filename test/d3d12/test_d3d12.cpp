@@ -31,7 +31,7 @@ std::vector<uint8_t> fixture(const std::string& name) {
 // at binding 1 (u1), and `pushBytes` of root constants at b0.
 kernels::KernelInfo info(const char* name, uint32_t pushBytes) {
     return kernels::KernelInfo{name, {nullptr, 0, 0},         {64, 1, 1}, pushBytes,
-                               2,    {{0, true}, {1, false}}, 0,          nullptr};
+                               2,    {{0, true}, {1, false}}, 0,          nullptr, 0};
 }
 
 } // namespace

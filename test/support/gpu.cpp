@@ -2,6 +2,7 @@
 #include "gpu.hpp"
 
 #include "kernels/round_trip.hpp"
+#include "vulkan/test_seams.hpp"
 
 #define CATCH_CONFIG_EXTERNAL_INTERFACES // listener classes
 #include <catch2/catch.hpp>
@@ -34,7 +35,16 @@ bool hlslRoundTrip() {
     return mode && std::string(mode) == "hlsl";
 }
 
+namespace {
+// RIPPLE_TEST_TICKETS=fences: every device takes the fence tickets of drivers without timeline semaphores.
+void applyTicketMode() {
+    const char* mode = std::getenv("RIPPLE_TEST_TICKETS");
+    ripple::vk::setFenceTicketsForTests(mode && std::string(mode) == "fences");
+}
+} // namespace
+
 ripple::Device freshDevice() {
+    applyTicketMode();
     ripple::DeviceOptions options;
     options.validation = true;
     auto d = ripple::Device::create(options);
@@ -48,6 +58,7 @@ ripple::Device& device(ripple::KernelPreference preference) {
     if (hlslRoundTrip()) ripple::kernels::installHlslRoundTrip(&ripple::kernels::kHlslRoundTripTable);
     auto& slot = devices()[preference];
     if (!slot) {
+        applyTicketMode();
         ripple::DeviceOptions options;
         options.validation = true;
         options.kernels = preference;

@@ -21,6 +21,7 @@
 // Exits non-zero, naming the variant, if any SPIR-V cannot be reflected or translated.
 #include "kernels/kernel_info.hpp"
 #include "kernels/spirv_pack.hpp"
+#include "kernels/spirv_shared.hpp"
 
 #include <spirv_cross/spirv_cross_c.h>
 
@@ -347,7 +348,10 @@ int registry(const std::string& listPath, const std::string& outPath, bool withH
         out << "    {\"" << v.name << "\", " << inits[i] << ", {" << v.localSize[0] << ", " << v.localSize[1]
             << ", " << v.localSize[2] << "}, " << v.pushBytes << ", " << v.bindings.size() << ", {";
         for (auto& b : v.bindings) out << "{" << b.first << ", " << (b.second ? "true" : "false") << "}, ";
-        out << "}, " << v.features << "u, " << (v.hlsl.empty() ? "nullptr" : literal(v.hlsl)) << "},\n";
+        const uint32_t shared = ripple::kernels::workgroupBytes(v.words.data(), v.words.size());
+        if (shared == UINT32_MAX) return fail(v.name + ": its workgroup variables cannot be sized"), 1;
+        out << "}, " << v.features << "u, " << (v.hlsl.empty() ? "nullptr" : literal(v.hlsl)) << ", " << shared
+            << "u},\n";
     }
     out << "};\nconst uint32_t kKernelCount = " << variants.size() << ";\n\n} // namespace ripple::kernels\n";
     return writeFile(outPath, out.str()) ? 0 : 1;

@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: MIT
+// Test seams of the Vulkan back-end (test/support/gpu.cpp sets them from the environment).
+#pragma once
+
+namespace ripple::vk {
+
+// Devices created from now on take the fence tickets of Vulkan 1.1 drivers without timeline semaphores
+// (fence_tickets.cpp), whatever the adapter offers: RIPPLE_TEST_TICKETS=fences runs the ticket, recorder and
+// replay tests that way on lavapipe.
+void setFenceTicketsForTests(bool on);
+bool fenceTicketsForTests();
+
+} // namespace ripple::vk
