@@ -7,9 +7,13 @@ negative indices; TopK rows of 1-64, 257-4096 and over 4096 elements, K from 1 t
 the deterministic mode (any reduction, duplicates) and the default one (exact cases: integer reductions,
 NONE without duplicates).
 usage: random_cases.py RIPPLE_RUN [--count N] [--seed S] [--ops top-k,scatter-nd,scatter-elements]
-                       [--portable] [--jobs J]
-prints each failure with the command that reproduces it, then 'N passed, M failed'; exit 1 on a failure."""
-import argparse, concurrent.futures, os, subprocess, sys, tempfile
+                       [--portable] [--jobs J] [--allow-refusals features|limits]
+--allow-refusals (for emulated profiles, RIPPLE_DEVICE_PROFILE): a case refused as Unsupported (exit 2) whose
+message names a missing feature ('needs ...'), or with `limits` also an exceeded device limit ('exceeds ...'),
+is counted as refused, not failed.
+prints each failure with the command that reproduces it, then 'N passed, M failed, R refused'; exit 1 on a
+failure."""
+import argparse, concurrent.futures, os, re, subprocess, sys, tempfile
 import numpy as np
 
 ap = argparse.ArgumentParser()
@@ -19,6 +23,7 @@ ap.add_argument('--seed', type=int, default=40)
 ap.add_argument('--ops', default='top-k,scatter-nd,scatter-elements')
 ap.add_argument('--portable', action='store_true')
 ap.add_argument('--jobs', type=int, default=1)
+ap.add_argument('--allow-refusals', choices=['features', 'limits'])
 opts = ap.parse_args()
 ops = opts.ops.split(',')
 tmp = tempfile.mkdtemp(prefix='ripple-random-')
@@ -257,7 +262,11 @@ def run(i):
         desc, args, check, outputs = make(i)
     cmd = [opts.exe] + args + (['--portable'] if opts.portable else [])
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    if r.returncode != 0:
+    refusal = r.returncode == 2 and opts.allow_refusals and (
+        ' needs ' in r.stderr or (opts.allow_refusals == 'limits' and ' exceeds ' in r.stderr))
+    if refusal:
+        problem = 'refused: ' + r.stderr.strip()[:300]
+    elif r.returncode != 0:
         problem = f'exit {r.returncode}: {r.stderr.strip()[:300]}'
     else:
         problem = check()
@@ -267,13 +276,22 @@ def run(i):
     return i, desc, problem, ' '.join(cmd)
 
 
-passed = failed = 0
+passed = failed = refused = 0
+reasons = {}
 with concurrent.futures.ThreadPoolExecutor(opts.jobs) as pool:
     for i, desc, problem, cmd in pool.map(run, range(opts.count)):
-        if problem:
+        if problem and problem.startswith('refused: '):
+            refused += 1
+            m = re.search(r"(\S+) (needs (.*?), which|exceeds .*'s (\S+))", problem)
+            reason = f'{m.group(1)} needs {m.group(3)}' if m and m.group(3) else \
+                f'{m.group(1)} exceeds {m.group(4)}' if m else problem
+            reasons[reason] = reasons.get(reason, 0) + 1
+        elif problem:
             failed += 1
             print(f'FAIL case {i}: {desc}: {problem}\n  {cmd}', flush=True)
         else:
             passed += 1
-print(f'{passed} passed, {failed} failed')
+for reason, n in sorted(reasons.items(), key=lambda x: -x[1]):
+    print(f'refused {n}x: {reason}')
+print(f'{passed} passed, {failed} failed, {refused} refused')
 sys.exit(1 if failed or not passed else 0)
