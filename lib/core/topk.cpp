@@ -333,6 +333,8 @@ Result<Plan> planRow(Plan plan, const TopKDesc& desc, uint64_t rows) {
     return plan;
 }
 
+Result<Plan> planTiles(Plan plan, const TopKDesc& desc, uint64_t rows, const PlanLimits& limits);
+
 } // namespace
 
 bool chunkDisabledForTests = false;
@@ -387,6 +389,7 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
     if (K == 0 || rows == 0 || axisSize == 0) return plan;
     const bool contiguousRows = effectiveStrides(in)[desc.Axis] == 1;
     const uint64_t elements = rows * axisSize;
+    if (limits.tilesOnly) return planTiles(std::move(plan), desc, rows, limits);
     if (axisSize <= kRankMaxRow && rows <= kRankMaxRows &&
         elements <= (contiguousRows ? kRankMaxElements : kRankMaxStridedElements) &&
         elements * axisSize <= (K <= kLaneMaxK ? kRankMaxWork : kRankMaxWorkLargeK) && !rankDisabledForTests)
@@ -415,7 +418,17 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
         return planSelect(std::move(plan), desc, rows, limits, true);
     if (K <= kSlots && elementSize(in.DataType) == 8 && axisSize > kRadixMinRow)
         return planRadix(std::move(plan), desc, rows, limits);
+    return planTiles(std::move(plan), desc, rows, limits);
+}
 
+namespace {
+// Every row in tiles of up to kSlots entries sorted in shared memory, merged pairwise level by level, then
+// the winners' values copied: any type, any K, and the least shared memory of the strategies.
+Result<Plan> planTiles(Plan plan, const TopKDesc& desc, uint64_t rows, const PlanLimits& limits) {
+    const char* op = "TopK";
+    const TensorDesc& in = desc.InputTensor;
+    const uint32_t axisSize = in.Sizes[desc.Axis];
+    const uint64_t K = desc.K;
     uint64_t T = 1, tiles = 1, perGroup = 1;
     if (axisSize <= kSlots) {
         while (T < axisSize) T <<= 1;
@@ -475,5 +488,6 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
     plan.dispatches.push_back(emit);
     return plan;
 }
+} // namespace
 
 } // namespace ripple::core

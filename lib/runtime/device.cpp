@@ -125,12 +125,32 @@ Result<Operator> compileWith(const std::shared_ptr<detail::DeviceImpl>& dev, con
     impl->device = dev;
     impl->plan = std::move(plan.value());
     impl->replay = std::make_shared<detail::ReplayCache>();
-    for (const core::PlanDispatch& d : impl->plan.dispatches) {
-        auto k = chooseKernel(d, *dev, impl->plan.op);
-        if (!k) return k.status();
-        if (Status s = dev->backend->preparePipeline(*k.value()); !s) return s;
-        impl->kernels.push_back(k.value());
+    auto choose = [&]() -> Status {
+        impl->kernels.clear();
+        for (const core::PlanDispatch& d : impl->plan.dispatches) {
+            auto k = chooseKernel(d, *dev, impl->plan.op);
+            if (!k) return k.status();
+            impl->kernels.push_back(k.value());
+        }
+        return {};
+    };
+    if (Status s = choose(); !s) {
+        // A strategy with a kernel beyond the device's limits: TopK's tiles need the least (12 KiB of shared
+        // memory); where they fit too, they run. Otherwise the first refusal stands.
+        if (s.code() != StatusCode::Unsupported) return s;
+        limits.tilesOnly = true;
+        Result<core::Plan> tiles = planner(desc, limits);
+        auto names = [](const core::Plan& p) {
+            std::vector<std::string> out;
+            for (const core::PlanDispatch& d : p.dispatches) out.push_back(d.kernel);
+            return out;
+        };
+        if (!tiles || names(tiles.value()) == names(impl->plan)) return s; // nothing else to try
+        impl->plan = std::move(tiles.value());
+        if (!choose()) return s;
     }
+    for (const kernels::KernelInfo* k : impl->kernels)
+        if (Status s = dev->backend->preparePipeline(*k); !s) return s;
     if (!impl->plan.params.empty()) {
         auto params = dev->backend->createBuffer(impl->plan.params.size() * 4);
         if (!params) return params.status();

@@ -294,4 +294,4 @@ with concurrent.futures.ThreadPoolExecutor(opts.jobs) as pool:
 for reason, n in sorted(reasons.items(), key=lambda x: -x[1]):
     print(f'refused {n}x: {reason}')
 print(f'{passed} passed, {failed} failed, {refused} refused')
-sys.exit(1 if failed or not passed else 0)
+sys.exit(1 if failed or not (passed or refused) else 0)

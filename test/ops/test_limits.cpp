@@ -53,7 +53,7 @@ TEST_CASE("The embedded reflection sizes every variant's shared memory as its SP
 }
 
 TEST_CASE("The probe of full subgroups: lavapipe keeps the promise at widths up to 512, not at 1024 or 2048",
-          "[limits][gpu]") {
+          "[limits][gpu][subgroups]") {
     Device& dev = rt::device();
     const AdapterFeatures& f = dev.adapter().features;
     CHECK((!f.fullSubgroups || f.subgroups));
@@ -155,4 +155,27 @@ TEST_CASE("Tickets on a Vulkan 1.1 profile without timeline semaphores: fences, 
     REQUIRE(dev->download(buffer.value(), 0, bytes.data(), bytes.size()).ok());
     for (uint32_t i = 0; i < 8; ++i) CHECK(bytes[i * 4096 + 17] == i + 1);
     CHECK(dev->validationMessageCount() == 0);
+}
+
+TEST_CASE("A TopK whose strategy has a kernel beyond the device's limits is planned again as tiles",
+          "[limits][gpu]") {
+    // (2,3000) K=100 takes one workgroup per row (topk_row: 19-25 KiB of shared memory); as tiles it needs
+    // topk_tile's 8 KiB, merge levels and the emit pass.
+    const TopKDesc desc = makeTopKDesc({DataType::Float32, {2, 3000}, {}}, 1, 100);
+    core::PlanLimits limits;
+    auto usual = core::planTopK(desc, limits);
+    REQUIRE(usual.ok());
+    REQUIRE(usual->dispatches.size() == 1);
+    CHECK(usual->dispatches[0].kernel.rfind("topk_row.", 0) == 0);
+    limits.tilesOnly = true;
+    auto tiles = core::planTopK(desc, limits);
+    REQUIRE(tiles.ok());
+    REQUIRE(tiles->dispatches.size() >= 3);
+    CHECK(tiles->dispatches.front().kernel == "topk_tile.f32");
+    CHECK(tiles->dispatches.back().kernel == "topk_emit.b32.k1");
+    for (const core::PlanDispatch& d : tiles->dispatches) {
+        const kernels::KernelInfo* k = kernels::findKernel(d.kernel);
+        REQUIRE(k);
+        CHECK(k->sharedBytes <= 12288);
+    }
 }

@@ -98,7 +98,7 @@ void checkOrdered(const Desc& desc, const rt::HostTensor& in, const rt::HostTens
 // when that is wider than the console.)
 TEST_CASE("Deterministic scatters equal the row-major reference bit for bit (every data type and reduction, "
           "slices, q = 2, a non-last axis, strided updates, shuffled workgroup orders)",
-          "[scatter_deterministic][gpu]") {
+          "[scatter_deterministic][gpu][subgroups]") {
     std::mt19937 rng(71);
     uint32_t round = 0;
     for (DataType type : kAllTypes) {
@@ -217,7 +217,7 @@ TEST_CASE("Deterministic scatters give identical bits across 20 runs with shuffl
 
 TEST_CASE("Deterministic scatters sort over many blocks: 70,000 tuples (two rounds a block), 2,200,000 "
           "updates (1,075 blocks of 2,048: digit scans of two rounds)",
-          "[scatter_deterministic][gpu]") {
+          "[scatter_deterministic][gpu][subgroups]") {
     std::mt19937 rng(9);
     for (ScatterReduction reduction : {ScatterReduction::None, ScatterReduction::Add}) {
         // ScatterND: 70,000 tuples selecting rows of 3 from 70,001 (keys of three digits)

@@ -7,7 +7,7 @@
 using namespace ripple;
 using namespace tk;
 
-TEST_CASE("TopK matches the reference for every data type, shape, axis and direction", "[topk][gpu]") {
+TEST_CASE("TopK matches the reference for every data type, shape, axis and direction", "[topk][gpu][subgroups]") {
     std::mt19937 rng(1234);
     struct Shape {
         std::vector<uint32_t> sizes;
@@ -94,7 +94,7 @@ TEST_CASE("TopK of empty tensors succeeds and writes nothing", "[topk][gpu]") {
 }
 
 TEST_CASE("TopK by rank counting (short rows, small tensors): every type and data kind, any K, strided rows",
-          "[topk][gpu]") {
+          "[topk][gpu][subgroups]") {
     // core/topk.cpp's planRank: one invocation per element. Rows of 1 to 128 (the bound), K from 1 to n,
     // contiguous, transposed, padded and broadcast rows, and the bounds ({8192, 32}: 262144 elements;
     // {256, 128} K = 128: rows * n * n = 2^22; {64, 1024} axis 0: 65536 strided).
@@ -147,7 +147,7 @@ TEST_CASE("TopK by rank counting (short rows, small tensors): every type and dat
 }
 
 TEST_CASE("TopK by invocation-private lists (K <= 32): one part or several, contiguous and strided rows",
-          "[topk][gpu]") {
+          "[topk][gpu][subgroups]") {
     WithoutRank lanes; // the short rows below would take rank counting
     // Shapes and K reach each form of core/topk.cpp's planLane (parts as it computes them): one part per row
     // ({70001, 5}: rows enough; {3, 5} K = 5: a row shorter than KMAX = 8, its spare entries unwritten), a
@@ -206,7 +206,7 @@ TEST_CASE("TopK by invocation-private lists on rows sorted against the direction
 
 TEST_CASE("TopK by one workgroup per row (rows of 257 to 4096): every type up to 32 bits, both kernel "
           "variants, ties straddling K",
-          "[topk][gpu]") {
+          "[topk][gpu][subgroups]") {
     // core/topk.cpp's planRow: 16 keys per invocation (rows of 4096 fill every slot; 257 and 1025 leave
     // most invocations with padding), contiguous and strided rows, K from 1 to 1024 (ranked by counting up
     // to 128, by a bitonic sort beyond). Two-valued, all-equal and narrow data put ties of the K-th rank
@@ -229,7 +229,7 @@ TEST_CASE("TopK by one workgroup per row (rows of 257 to 4096): every type up to
 
 TEST_CASE("TopK in one dispatch by chunks (rows over 4096): every type up to 32 bits, both kernel variants, "
           "early and exact narrowing, ties across chunks",
-          "[topk][gpu]") {
+          "[topk][gpu][subgroups][long]") {
     // core/topk.cpp's planChunk: chunks of 4096, each narrowed to B candidates (random data stops after a
     // histogram step or two; narrow, two-valued and all-equal data narrow to exactly K by index steps),
     // then the row's last workgroup selects from the row's list. Last chunks of 1 and 3 elements (all

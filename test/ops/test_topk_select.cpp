@@ -87,7 +87,7 @@ TEST_CASE("TopK by radix selection (rows over 1024, K <= 1024): every type, ties
 }
 
 TEST_CASE("TopK's sampled selection samples in the filter's workgroups, or in a dispatch of its own",
-          "[topk][gpu]") {
+          "[topk][gpu][subgroups]") {
     // Rows of at most 1024 samples of one element (core/topk_select.cpp's kFusedSamples: rows up to 131199
     // elements) have no sample dispatch: each filter workgroup selects its row's tau from the samples itself,
     // in the shared memory of its candidate stage, and the rows' state is zeroed scratch that the final step
@@ -199,7 +199,7 @@ TEST_CASE("TopK's sampled selection on rows long enough for grouped samples (ove
 }
 
 TEST_CASE("TopK's sampled selection holds candidate lists of 2049 to 4096 entries in registers",
-          "[topk][gpu]") {
+          "[topk][gpu][subgroups]") {
     // Rows of 70001 with K = 777 and 1000: 1024 samples, tau their 38th or 44th smallest, so the lists hold
     // about 2600 and 3000 candidates (core/topk_select.cpp's estimate m * n / S): topk_select_final's slots 8
     // to 15 (HELD_MAX 4096), which the LLM shapes' lists of about 1128 reach only now and then. The plan has
@@ -230,7 +230,7 @@ TEST_CASE("TopK's sampled selection holds candidate lists of 2049 to 4096 entrie
 
 TEST_CASE("TopK's sampled selection takes the first ties of tau from the chunks' tie slots, or reads the "
           "chunks of more ties",
-          "[topk][gpu]") {
+          "[topk][gpu][subgroups]") {
     // Rows where tau is the best value itself, held by every `period`-th element from index `from` on, the
     // rest random and worse: the winners are the first K of those ties by index. topk_select_final takes
     // the chunks wanted whole from their tie slots (at most R = min(K, 1024) ties each) or, past R, by

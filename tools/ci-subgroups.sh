@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# CI job "every subgroup size" (issue 40), on an existing build (default: build/, as tools/quickstart.sh makes
+# it). lavapipe's subgroup size follows LP_NATIVE_VECTOR_WIDTH / 32; at 1024 and 2048 it runs 16-lane subgroups
+# while claiming full ones of 32 and 64, which ripple's probe catches (its portable kernels run there).
+#   1. At widths 128, 512, 1024 and 2048 (subgroups of 4, 16, 32, 64; 256 is the default suite's 8): the
+#      operator tests tagged [subgroups] (TopK's reference, rank, lane, row, chunk and sampled-selection
+#      paths, the deterministic sort, the probe; the chunk test, [long], only where the fast kernels run),
+#      the conformance cases in both scatter modes, and 60 random cases through ripple-run
+#      (test/conformance/random_cases.py, seeded by the width; rows to 160,000, K to over 1024).
+#   2. Under each emulated profile (DeviceOptions::profile) at the width of its subgroup size: 30 random
+#      cases, where a refusal must name a feature the profile lacks, or for the profiles with Vulkan's
+#      minimum limits, the limit; and the [limits] tests once.
+# usage: tools/ci-subgroups.sh [BUILD_DIR]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+ops=$build/test/ripple-ops-tests
+run=$build/samples/ripple-run/ripple-run
+py=/usr/bin/python3 # Debian's, with python3-numpy
+export VK_DRIVER_FILES=${VK_DRIVER_FILES:-/usr/share/vulkan/icd.d/lvp_icd.x86_64.json}
+log=$(mktemp)
+step() { # runs a step: its last lines and cost, or all it printed when it fails (then the job fails)
+    local start=$SECONDS rc=0
+    echo "== $*"
+    "$@" >"$log" 2>&1 || rc=$?
+    if ((rc)); then cat "$log"; else tail -n 3 "$log"; fi
+    printf '   (%d s)\n' $((SECONDS - start))
+    return "$rc"
+}
+
+for width in 128 512 1024 2048; do
+    export LP_NATIVE_VECTOR_WIDTH=$width
+    echo "=== LP_NATIVE_VECTOR_WIDTH=$width (subgroup size $((width / 32)))"
+    tests="[subgroups]"
+    if ((width > 512)); then tests="[subgroups]~[long]"; fi
+    RIPPLE_VALIDATION=1 step "$ops" "$tests"
+    RIPPLE_VALIDATION=1 step $py test/conformance/run_cases.py "$run" test/data/conformance
+    step $py test/conformance/run_cases.py "$run" test/data/conformance scatter --deterministic
+    RIPPLE_VALIDATION=1 step $py test/conformance/random_cases.py "$run" --count 60 --seed "$width" --jobs 2
+done
+
+step "$ops" "[limits]"
+for entry in vulkan-minimum:128:limits android-baseline-2022:128:limits mobile-vk11:512:limits \
+    apple-m1-moltenvk:1024:features intel-iris-xe:1024:features amd-rdna-wave64:2048:features \
+    amd-rdna-wave32:1024:features; do
+    IFS=: read -r profile width refusals <<<"$entry"
+    echo "=== profile $profile, LP_NATIVE_VECTOR_WIDTH=$width"
+    RIPPLE_DEVICE_PROFILE=$profile LP_NATIVE_VECTOR_WIDTH=$width RIPPLE_VALIDATION=1 \
+        step $py test/conformance/random_cases.py "$run" --count 30 --seed 40 --jobs 2 --allow-refusals "$refusals"
+done
