@@ -51,25 +51,25 @@ struct AdapterFeatures {
     /// comparisons keep IEEE rules for NaNs and infinities where a kernel asks. Floating-point TopK's
     /// sampled selection then compares values without testing each element's bits for NaN.
     bool signedZeroInfNanPreserveFloat32 = false;
-    bool subgroups = false;         ///< compute-stage subgroup basic, ballot, arithmetic and shuffle
+    bool subgroups = false; ///< compute-stage subgroup basic, ballot, arithmetic and shuffle
     /// subgroupSizeControl and computeFullSubgroups (VK_EXT_subgroup_size_control): a pipeline may require
     /// that every subgroup of a workgroup is full. ripple's subgroup kernels rely on that (their scans and
     /// shuffles map invocations to lanes), so they run only where the device has both; elsewhere, as on
     /// a device that may launch partially filled subgroups without the request (Intel, lavapipe at
     /// LP_NATIVE_VECTOR_WIDTH 1024 or 2048), the portable variants run.
     bool fullSubgroups = false;
-    bool pushDescriptors = false;   ///< VK_KHR_push_descriptor
+    bool pushDescriptors = false; ///< VK_KHR_push_descriptor
     /// timelineSemaphore (Vulkan 1.2 or VK_KHR_timeline_semaphore): tickets are timeline values; without
     /// it (many Vulkan 1.1 Android drivers) each submission signals a fence, with the same Ticket API.
     bool timelineSemaphore = false;
-    bool timestamps = false;        ///< timestampComputeAndGraphics: per-operator GPU times
+    bool timestamps = false; ///< timestampComputeAndGraphics: per-operator GPU times
     /// shaderDeviceClock (VK_KHR_shader_clock) and shaderSMBuiltins (VK_NV_shader_sm_builtins): what
     /// RecorderOptions::profile needs.
     bool profiling = false;
-    float timestampPeriodNs = 0;        ///< nanoseconds per timestamp tick
-    uint32_t subgroupSize = 0;          ///< invocations per subgroup (0 if unknown)
-    uint32_t minSubgroupSize = 0;       ///< VK_EXT_subgroup_size_control's minSubgroupSize (0 if unknown)
-    uint32_t maxSubgroupSize = 0;       ///< VK_EXT_subgroup_size_control's maxSubgroupSize (0 if unknown)
+    float timestampPeriodNs = 0;  ///< nanoseconds per timestamp tick
+    uint32_t subgroupSize = 0;    ///< invocations per subgroup (0 if unknown)
+    uint32_t minSubgroupSize = 0; ///< VK_EXT_subgroup_size_control's minSubgroupSize (0 if unknown)
+    uint32_t maxSubgroupSize = 0; ///< VK_EXT_subgroup_size_control's maxSubgroupSize (0 if unknown)
     /// Bytes of workgroup (shared) memory one compute workgroup may use (maxComputeSharedMemorySize;
     /// Vulkan's minimum is 16384, D3D12's 32768). Kernel variants that need more are not chosen.
     uint32_t maxComputeSharedMemorySize = 16384;
@@ -151,9 +151,9 @@ struct DeviceOptions {
     bool reuseCommandBuffers = true;
     /// Diagnostics: ripple sees a named GPU class's features and limits in place of the adapter's own,
     /// clamped to what the adapter has (features both have, the smaller limits), to try the kernel
-    /// variants, plans and ticket path of that class on any machine. Vulkan only; empty (the default) uses the
-    /// adapter as it is, unless the RIPPLE_DEVICE_PROFILE environment variable names one. Profiles (facts from
-    /// Khronos' Vulkan-Profiles, lib/vulkan/profiles.cpp): vulkan-minimum, android-baseline-2022,
+    /// variants, plans and ticket path of that class on any machine. Vulkan only; empty (the default) uses
+    /// the adapter as it is, unless the RIPPLE_DEVICE_PROFILE environment variable names one. Profiles (facts
+    /// from Khronos' Vulkan-Profiles, lib/vulkan/profiles.cpp): vulkan-minimum, android-baseline-2022,
     /// apple-m1-moltenvk, intel-iris-xe, amd-rdna-wave64, amd-rdna-wave32, mobile-vk11 (Vulkan 1.1 without
     /// timeline semaphores, 64-bit integers or 16-bit storage). The subgroup size stays the adapter's.
     std::string profile;

@@ -63,8 +63,8 @@ struct Plan {
 struct PlanLimits {
     uint64_t maxStorageBufferRange = 1ull << 27;
     // TopK: plan only the tile strategy (bitonic tiles, merge levels, emit: 12 KiB of shared memory at most),
-    // for a device on which the strategy the shape would take has a kernel over its limits (runtime/device.cpp
-    // plans again with this set).
+    // for a device on which the strategy the shape would take has a kernel over its limits
+    // (runtime/device.cpp plans again with this set).
     bool tilesOnly = false;
 };
 

@@ -26,8 +26,8 @@ constexpr uint32_t FeatureProfiling = 1u << 10;
 // mode for 32-bit floats, which ripple's kernels declare for no other width (ripple-embed refuses one that
 // does)
 constexpr uint32_t FeatureFloat32NanPreserve = 1u << 11;
-// subgroupSizeControl and computeFullSubgroups: the pipeline is created with REQUIRE_FULL_SUBGROUPS. Every one
-// of ripple's own variants that uses subgroup operations has it (ripple-embed sets it): their scans and
+// subgroupSizeControl and computeFullSubgroups: the pipeline is created with REQUIRE_FULL_SUBGROUPS. Every
+// one of ripple's own variants that uses subgroup operations has it (ripple-embed sets it): their scans and
 // bitonic shuffles assume each subgroup holds gl_SubgroupSize invocations, which a device may break without
 // the request (partially filled subgroups: Intel, lavapipe at LP_NATIVE_VECTOR_WIDTH 1024 and 2048).
 constexpr uint32_t FeatureFullSubgroups = 1u << 12;

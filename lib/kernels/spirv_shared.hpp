@@ -62,7 +62,7 @@ inline uint32_t workgroupBytes(const uint32_t* words, size_t count) {
             if (known) types[w[1]] = {alignUp(s.size, s.align), s.align};
             break;
         }
-        case 32: // OpTypePointer
+        case 32:                                           // OpTypePointer
             if (n >= 4 && w[2] == 4) pointee[w[1]] = w[3]; // StorageClass Workgroup
             break;
         case 43: // OpConstant

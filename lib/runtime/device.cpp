@@ -52,8 +52,8 @@ std::string exceededLimit(const kernels::KernelInfo& k, const AdapterFeatures& f
     static const char* axes[] = {"x", "y", "z"};
     for (int i = 0; i < 3; ++i)
         if (k.localSize[i] > f.maxComputeWorkGroupSize[i])
-            return std::string("maxComputeWorkGroupSize.") + axes[i] + " (" +
-                   std::to_string(k.localSize[i]) + " > " + std::to_string(f.maxComputeWorkGroupSize[i]) + ")";
+            return std::string("maxComputeWorkGroupSize.") + axes[i] + " (" + std::to_string(k.localSize[i]) +
+                   " > " + std::to_string(f.maxComputeWorkGroupSize[i]) + ")";
     if (invocations > f.maxComputeWorkGroupInvocations)
         return "maxComputeWorkGroupInvocations (" + std::to_string(invocations) + " > " +
                std::to_string(f.maxComputeWorkGroupInvocations) + ")";
@@ -64,7 +64,8 @@ std::string exceededLimit(const kernels::KernelInfo& k, const AdapterFeatures& f
         return "maxPerStageDescriptorStorageBuffers (" + std::to_string(k.bindingCount) + " bindings > " +
                std::to_string(f.maxPerStageDescriptorStorageBuffers) + ")";
     // REQUIRE_FULL_SUBGROUPS needs the workgroup's x size to be a multiple of the subgroup size.
-    if ((k.features & kernels::FeatureFullSubgroups) && (f.subgroupSize == 0 || k.localSize[0] % f.subgroupSize))
+    if ((k.features & kernels::FeatureFullSubgroups) &&
+        (f.subgroupSize == 0 || k.localSize[0] % f.subgroupSize))
         return "full subgroups (workgroup x size " + std::to_string(k.localSize[0]) +
                " is no multiple of subgroupSize " + std::to_string(f.subgroupSize) + ")";
     return {};

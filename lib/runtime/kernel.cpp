@@ -59,7 +59,8 @@ Result<Kernel> Device::compile(const KernelDesc& desc) {
     info.hlsl = s->Hlsl;
     std::vector<uint32_t> words;
     if (!kernels::unpackSpirv(info.spirv, words))
-        return Status(StatusCode::InvalidArgument, "compile: kernel " + name + "'s packed SPIR-V is malformed");
+        return Status(StatusCode::InvalidArgument,
+                      "compile: kernel " + name + "'s packed SPIR-V is malformed");
     info.sharedBytes = kernels::workgroupBytes(words.data(), words.size());
     if (std::string limit = detail::exceededLimit(info, impl_->backend->adapter().features); !limit.empty())
         return Status(StatusCode::Unsupported, "compile: kernel " + name + " exceeds " + limit + " of " +

@@ -180,8 +180,8 @@ class VulkanDevice : public detail::BackendDevice {
     bool hostQueryReset_ = false; // Vulkan 1.2's hostQueryReset enabled: queries reset by vkResetQueryPool
     VkPhysicalDeviceMemoryProperties memory_{};
     VkSemaphore timeline_ = VK_NULL_HANDLE; // the tickets' timeline, unless fenceTickets_
-    bool fenceTickets_ = false;              // no timeline semaphores: tickets are fences (InFlight::fence)
-    uint64_t completed_ = 0;                 // fence tickets: the newest known complete
+    bool fenceTickets_ = false;             // no timeline semaphores: tickets are fences (InFlight::fence)
+    uint64_t completed_ = 0;                // fence tickets: the newest known complete
     VkPipelineCache cache_ = VK_NULL_HANDLE;
     uint64_t nextTicket_ = 1;
     std::mutex mutex_; // guards the queue, the slot lists, tickets and pipelines_

@@ -198,7 +198,8 @@ Status VulkanDevice::finishSetup(const std::vector<uint8_t>& cacheData) {
     type.initialValue = 0;
     VkSemaphoreCreateInfo semInfo{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, &type};
     if (!fenceTickets_)
-        if (Status s = check(t_.vkCreateSemaphore(device_, &semInfo, nullptr, &timeline_), "vkCreateSemaphore");
+        if (Status s =
+                check(t_.vkCreateSemaphore(device_, &semInfo, nullptr, &timeline_), "vkCreateSemaphore");
             !s)
             return s;
 
@@ -223,7 +224,8 @@ Status VulkanDevice::finishSetup(const std::vector<uint8_t>& cacheData) {
                     adapter_.name + "'s): ignored");
         }
     }
-    if (Status s = check(t_.vkCreatePipelineCache(device_, &cacheInfo, nullptr, &cache_), "vkCreatePipelineCache");
+    if (Status s =
+            check(t_.vkCreatePipelineCache(device_, &cacheInfo, nullptr, &cache_), "vkCreatePipelineCache");
         !s)
         return s;
     return probeFullSubgroups();

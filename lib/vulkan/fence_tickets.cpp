@@ -14,8 +14,12 @@ namespace {
 std::atomic<bool> gFenceTicketsForTests{false};
 } // namespace
 
-void setFenceTicketsForTests(bool on) { gFenceTicketsForTests = on; }
-bool fenceTicketsForTests() { return gFenceTicketsForTests; }
+void setFenceTicketsForTests(bool on) {
+    gFenceTicketsForTests = on;
+}
+bool fenceTicketsForTests() {
+    return gFenceTicketsForTests;
+}
 
 VulkanDevice::Fence::~Fence() {
     if (fence) device.table().vkDestroyFence(device.handle(), fence, nullptr);
@@ -24,7 +28,8 @@ VulkanDevice::Fence::~Fence() {
 Result<uint64_t> VulkanDevice::completedTicket() {
     if (!fenceTickets_) {
         uint64_t done = 0;
-        if (Status s = check(t_.vkGetSemaphoreCounterValue(device_, timeline_, &done), "vkGetSemaphoreCounterValue");
+        if (Status s =
+                check(t_.vkGetSemaphoreCounterValue(device_, timeline_, &done), "vkGetSemaphoreCounterValue");
             !s)
             return lost(s);
         return done;

@@ -289,8 +289,8 @@ AdapterInfo Instance::describe(uint32_t index) const {
     f.subgroups = (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
                   (subgroup.supportedOperations & needed) == needed;
     f.subgroupSize = subgroup.subgroupSize;
-    f.fullSubgroups = f.subgroups && sizeControl && sizeFeatures.subgroupSizeControl &&
-                      sizeFeatures.computeFullSubgroups;
+    f.fullSubgroups =
+        f.subgroups && sizeControl && sizeFeatures.subgroupSizeControl && sizeFeatures.computeFullSubgroups;
     f.minSubgroupSize = sizeControl ? sizes.minSubgroupSize : subgroup.subgroupSize;
     f.maxSubgroupSize = sizeControl ? sizes.maxSubgroupSize : subgroup.subgroupSize;
     f.pushDescriptors = hasExtension(fn_, pd, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);

@@ -5,59 +5,74 @@
 #include "vulkan/profiles.hpp"
 
 #include <algorithm>
+#include <string>
+#include <utility>
 
 namespace ripple::vk {
 namespace {
 
+// What a profile offers of AdapterFeatures' booleans, as names: int64 int64Atomics storage8 storage16 int8
+// int16 float16 float64 float32AtomicAdd nanPreserve32 subgroups fullSubgroups pushDescriptors timeline.
 struct Profile {
     const char* name;
     uint32_t apiVersion; // VK_MAKE_API_VERSION packing
-    // Features, in AdapterFeatures' order.
-    bool int64, int64Atomics, storage8, storage16, int8, int16, float16, float64, float32AtomicAdd,
-        nanPreserve32, subgroups, fullSubgroups, pushDescriptors, timelineSemaphore;
-    uint32_t subgroupSize, minSubgroupSize, maxSubgroupSize;
+    const char* features;
+    uint32_t subgroupSize; // the profile's; the adapter keeps its own (CI picks the matching lavapipe width)
     uint32_t sharedMemory, invocations, workgroupSize[3], workgroupCount[3];
     uint64_t storageBufferRange, offsetAlignment;
     uint32_t storageBuffersPerStage;
 };
 
-constexpr uint32_t api(uint32_t major, uint32_t minor) { return (major << 22) | (minor << 12); }
-constexpr uint32_t kUnbounded = 0xFFFFFFFFu;
+constexpr uint32_t api(uint32_t major, uint32_t minor) {
+    return (major << 22) | (minor << 12);
+}
+constexpr uint32_t kMax = 0xFFFFFFFFu;
 
+// clang-format off
 const Profile kProfiles[] = {
     // Vulkan's minimum requirements: profiles/LunarG/VP_LUNARG_minimum_requirements.json. Subgroups: BASIC
-    // only (ripple's subgroup kernels need ballot, arithmetic and shuffle too).
-    {"vulkan-minimum", api(1, 3), false, false, true, true, true, true, false, false, false, false, false, true,
-     false, true, 1, 1, 1, 16384, 128, {128, 128, 64}, {65535, 65535, 65535}, 134217728, 256, 4},
+    // only (ripple's subgroup kernels need ballot, arithmetic and shuffle too); no push descriptors.
+    {"vulkan-minimum", api(1, 3), "storage8 storage16 int8 int16 timeline", 1,
+     16384, 128, {128, 128, 64}, {65535, 65535, 65535}, 134217728, 256, 4},
     // Android Baseline 2022: profiles/VP_ANDROID_baseline_2022.json (Vulkan 1.1; shaderInt16 its only
     // shader feature of ripple's; no timeline semaphores, subgroup operations or push descriptors).
-    {"android-baseline-2022", api(1, 1), false, false, false, false, false, true, false, false, false, false,
-     false, false, false, false, 4, 4, 4, 16384, 128, {128, 128, 64}, {65535, 65535, 65535}, 134217728, 256, 4},
+    {"android-baseline-2022", api(1, 1), "int16", 4,
+     16384, 128, {128, 128, 64}, {65535, 65535, 65535}, 134217728, 256, 4},
     // Apple M1 through MoltenVK 1.4.1: profiles/LunarG/VP_LUNARG_desktop_baseline_2026/
-    // vp_gpuinfo_apple_m1_0_2_2209_macos_26_5_1.json (no shaderFloat64, no 64-bit buffer atomics).
-    {"apple-m1-moltenvk", api(1, 4), true, false, true, true, true, true, true, false, true, true, true, true,
-     true, true, 32, 4, 32, 32768, 1024, {1024, 1024, 1024}, {1073741824, 1073741824, 1073741824},
-     4294967295ull, 16, 31},
+    // vp_gpuinfo_apple_m1_0_2_2209_macos_26_5_1.json (no shaderFloat64, no 64-bit buffer atomics; 4-32).
+    {"apple-m1-moltenvk", api(1, 4),
+     "int64 storage8 storage16 int8 int16 float16 float32AtomicAdd nanPreserve32 subgroups fullSubgroups "
+     "pushDescriptors timeline", 32,
+     32768, 1024, {1024, 1024, 1024}, {1073741824, 1073741824, 1073741824}, 4294967295ull, 16, 31},
     // Intel Iris Xe (Tiger Lake GT2), Mesa 26.1.3 ANV: profiles/LunarG/VP_LUNARG_desktop_baseline_2026/
     // vp_gpuinfo_intel_r__iris_r__xe_graphics__tgl_gt2__26_1_3_void_unknown.json (SIMD8-32).
-    {"intel-iris-xe", api(1, 4), true, true, true, true, true, true, true, false, false, true, true, true, true,
-     true, 32, 8, 32, 49152, 1024, {1024, 1024, 1024}, {2147483647, 65535, 65535}, 4294967295ull, 4,
-     kUnbounded},
+    {"intel-iris-xe", api(1, 4),
+     "int64 int64Atomics storage8 storage16 int8 int16 float16 nanPreserve32 subgroups fullSubgroups "
+     "pushDescriptors timeline", 32,
+     49152, 1024, {1024, 1024, 1024}, {2147483647, 65535, 65535}, 4294967295ull, 4, kMax},
     // AMD Radeon RX 5700 (RDNA 1), AMD's driver 2.0.353: profiles/LunarG/VP_LUNARG_desktop_baseline_2026/
     // vp_gpuinfo_amd_radeon_rx_5700_2_0_353_windows_10.json: wave64 for compute (subgroupSize 64, 32-64).
-    {"amd-rdna-wave64", api(1, 4), true, true, true, true, true, true, true, true, false, true, true, true, true,
-     true, 64, 32, 64, 32768, 1024, {1024, 1024, 1024}, {kUnbounded, 65535, 65535}, 4294967295ull, 4,
-     kUnbounded},
-    // The same RDNA part run wave32 (RADV's subgroupSize where compute runs wave32; the range is 32-64).
-    {"amd-rdna-wave32", api(1, 4), true, true, true, true, true, true, true, true, false, true, true, true, true,
-     true, 32, 32, 64, 32768, 1024, {1024, 1024, 1024}, {kUnbounded, 65535, 65535}, 4294967295ull, 4,
-     kUnbounded},
+    {"amd-rdna-wave64", api(1, 4),
+     "int64 int64Atomics storage8 storage16 int8 int16 float16 float64 nanPreserve32 subgroups "
+     "fullSubgroups pushDescriptors timeline", 64,
+     32768, 1024, {1024, 1024, 1024}, {kMax, 65535, 65535}, 4294967295ull, 4, kMax},
+    // The same RDNA part run wave32 (its range is 32-64; RADV's subgroupSize where compute runs wave32).
+    {"amd-rdna-wave32", api(1, 4),
+     "int64 int64Atomics storage8 storage16 int8 int16 float16 float64 nanPreserve32 subgroups "
+     "fullSubgroups pushDescriptors timeline", 32,
+     32768, 1024, {1024, 1024, 1024}, {kMax, 65535, 65535}, 4294967295ull, 4, kMax},
     // A Mali or Adreno-class Vulkan 1.1 driver: VP_ANDROID_baseline_2022.json's limits, and none of
     // timeline semaphores, 64-bit integers, 16-bit storage or subgroup size control (the 2021 profile,
     // profiles/Android/VP_ANDROID_vulkan_profile_2021.json, requires none of them).
-    {"mobile-vk11", api(1, 1), false, false, false, false, false, true, false, false, false, false, false, false,
-     false, false, 16, 16, 16, 16384, 128, {128, 128, 64}, {65535, 65535, 65535}, 134217728, 256, 4},
+    {"mobile-vk11", api(1, 1), "int16", 16,
+     16384, 128, {128, 128, 64}, {65535, 65535, 65535}, 134217728, 256, 4},
 };
+// clang-format on
+
+bool offers(const Profile& p, const char* feature) {
+    const std::string list = std::string(" ") + p.features + " ";
+    return list.find(std::string(" ") + feature + " ") != std::string::npos;
+}
 
 } // namespace
 
@@ -75,12 +90,22 @@ Status applyProfile(const std::string& name, AdapterInfo& adapter) {
         return Status(StatusCode::InvalidArgument,
                       "DeviceOptions::profile (" + name + ") is not a known profile: " + profileNames());
     AdapterFeatures& f = adapter.features;
-    f.int64 &= p->int64, f.int64Atomics &= p->int64Atomics, f.storage8 &= p->storage8;
-    f.storage16 &= p->storage16, f.int8 &= p->int8, f.int16 &= p->int16, f.float16 &= p->float16;
-    f.float64 &= p->float64, f.float32AtomicAdd &= p->float32AtomicAdd;
-    f.signedZeroInfNanPreserveFloat32 &= p->nanPreserve32, f.subgroups &= p->subgroups;
-    f.fullSubgroups &= p->fullSubgroups && f.subgroups, f.pushDescriptors &= p->pushDescriptors;
-    f.timelineSemaphore &= p->timelineSemaphore;
+    const std::pair<bool*, const char*> features[] = {{&f.int64, "int64"},
+                                                      {&f.int64Atomics, "int64Atomics"},
+                                                      {&f.storage8, "storage8"},
+                                                      {&f.storage16, "storage16"},
+                                                      {&f.int8, "int8"},
+                                                      {&f.int16, "int16"},
+                                                      {&f.float16, "float16"},
+                                                      {&f.float64, "float64"},
+                                                      {&f.float32AtomicAdd, "float32AtomicAdd"},
+                                                      {&f.signedZeroInfNanPreserveFloat32, "nanPreserve32"},
+                                                      {&f.subgroups, "subgroups"},
+                                                      {&f.fullSubgroups, "fullSubgroups"},
+                                                      {&f.pushDescriptors, "pushDescriptors"},
+                                                      {&f.timelineSemaphore, "timeline"}};
+    for (auto& [have, name] : features) *have = *have && offers(*p, name);
+    f.fullSubgroups = f.fullSubgroups && f.subgroups;
     // The subgroup size stays the adapter's (lavapipe's follows LP_NATIVE_VECTOR_WIDTH): a profile cannot
     // make a driver run other subgroups, so CI pairs each profile with the matching width.
     f.maxComputeSharedMemorySize = std::min(f.maxComputeSharedMemorySize, p->sharedMemory);
@@ -91,7 +116,8 @@ Status applyProfile(const std::string& name, AdapterInfo& adapter) {
     }
     f.maxStorageBufferRange = std::min(f.maxStorageBufferRange, p->storageBufferRange);
     f.minStorageBufferOffsetAlignment = std::max(f.minStorageBufferOffsetAlignment, p->offsetAlignment);
-    f.maxPerStageDescriptorStorageBuffers = std::min(f.maxPerStageDescriptorStorageBuffers, p->storageBuffersPerStage);
+    f.maxPerStageDescriptorStorageBuffers =
+        std::min(f.maxPerStageDescriptorStorageBuffers, p->storageBuffersPerStage);
     adapter.apiVersion = std::min(adapter.apiVersion, p->apiVersion);
     adapter.name += " as profile " + name;
     return {};

@@ -248,8 +248,9 @@ int listDevices() {
                               ? ", Vulkan " + std::to_string((a.apiVersion >> 22) & 0x7F) + "." +
                                     std::to_string((a.apiVersion >> 12) & 0x3FF) + "." +
                                     std::to_string(a.apiVersion & 0xFFF) + ", subgroup size " +
-                                    std::to_string(f.subgroupSize) + " (" + std::to_string(f.minSubgroupSize) +
-                                    "-" + std::to_string(f.maxSubgroupSize) + ")"
+                                    std::to_string(f.subgroupSize) + " (" +
+                                    std::to_string(f.minSubgroupSize) + "-" +
+                                    std::to_string(f.maxSubgroupSize) + ")"
                               : ", portable kernels (HLSL shader model 5.1)";
         std::printf(
             "%u: %s\n   backend %s, type %s%s, maxStorageBufferRange %" PRIu64
@@ -265,9 +266,10 @@ int listDevices() {
         std::printf("   limits: maxComputeSharedMemorySize %u, maxComputeWorkGroupInvocations %u, "
                     "maxComputeWorkGroupSize %u,%u,%u, maxComputeWorkGroupCount %u,%u,%u, "
                     "minStorageBufferOffsetAlignment %" PRIu64 "\n",
-                    f.maxComputeSharedMemorySize, f.maxComputeWorkGroupInvocations, f.maxComputeWorkGroupSize[0],
-                    f.maxComputeWorkGroupSize[1], f.maxComputeWorkGroupSize[2], f.maxWorkgroupCount[0],
-                    f.maxWorkgroupCount[1], f.maxWorkgroupCount[2], f.minStorageBufferOffsetAlignment);
+                    f.maxComputeSharedMemorySize, f.maxComputeWorkGroupInvocations,
+                    f.maxComputeWorkGroupSize[0], f.maxComputeWorkGroupSize[1], f.maxComputeWorkGroupSize[2],
+                    f.maxWorkgroupCount[0], f.maxWorkgroupCount[1], f.maxWorkgroupCount[2],
+                    f.minStorageBufferOffsetAlignment);
         // The kernel family: subgroup scans need subgroups run full; 8/16-bit storage for narrow types.
         const bool scans = f.subgroups && f.fullSubgroups;
         std::printf("   kernels: %s%s\n",

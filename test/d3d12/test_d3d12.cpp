@@ -30,8 +30,8 @@ std::vector<uint8_t> fixture(const std::string& name) {
 // Reflection as ripple-embed gives it for a kernel with a read-only buffer at binding 0 (t0), a written one
 // at binding 1 (u1), and `pushBytes` of root constants at b0.
 kernels::KernelInfo info(const char* name, uint32_t pushBytes) {
-    return kernels::KernelInfo{name, {nullptr, 0, 0},         {64, 1, 1}, pushBytes,
-                               2,    {{0, true}, {1, false}}, 0,          nullptr, 0};
+    return kernels::KernelInfo{name, {nullptr, 0, 0}, {64, 1, 1}, pushBytes, 2, {{0, true}, {1, false}},
+                               0,    nullptr,         0};
 }
 
 } // namespace

@@ -14,8 +14,9 @@ using namespace tk;
 
 namespace {
 
-const char* const kProfiles[] = {"vulkan-minimum",  "android-baseline-2022", "apple-m1-moltenvk", "intel-iris-xe",
-                                 "amd-rdna-wave64", "amd-rdna-wave32",       "mobile-vk11"};
+const char* const kProfiles[] = {"vulkan-minimum", "android-baseline-2022", "apple-m1-moltenvk",
+                                 "intel-iris-xe",  "amd-rdna-wave64",       "amd-rdna-wave32",
+                                 "mobile-vk11"};
 // Profiles whose limits (128 invocations, 16 KiB of shared memory, 4 storage buffers) ripple's kernels,
 // written for 256-invocation workgroups, do not fit yet: operators are refused there, naming the limit.
 bool smallLimits(const std::string& p) {
@@ -25,7 +26,8 @@ bool smallLimits(const std::string& p) {
 // Whether `k` fits `f`, checked from the embedded reflection, independently of the runtime's own check.
 void requireFits(const kernels::KernelInfo& k, const AdapterFeatures& f) {
     INFO("kernel " << k.name << ": " << k.localSize[0] << "x" << k.localSize[1] << "x" << k.localSize[2]
-                   << " invocations, " << k.sharedBytes << " bytes shared, " << k.bindingCount << " bindings");
+                   << " invocations, " << k.sharedBytes << " bytes shared, " << k.bindingCount
+                   << " bindings");
     CHECK(uint64_t(k.localSize[0]) * k.localSize[1] * k.localSize[2] <= f.maxComputeWorkGroupInvocations);
     for (int i = 0; i < 3; ++i) CHECK(k.localSize[i] <= f.maxComputeWorkGroupSize[i]);
     CHECK(k.sharedBytes <= f.maxComputeSharedMemorySize);
@@ -83,8 +85,8 @@ TEST_CASE("Under every emulated profile, operators run exactly with variants wit
         uint32_t k;
     };
     // The strategies: rank counting, lanes, tiles, one workgroup per row, chunks, K over 1024.
-    const Case cases[] = {{{1, 1, 3, 4}, 2}, {{3, 1000}, 4}, {{2, 33}, 33}, {{2, 3000}, 100}, {{2, 50000}, 50},
-                          {{1, 20000}, 1500}};
+    const Case cases[] = {{{1, 1, 3, 4}, 2}, {{3, 1000}, 4},   {{2, 33}, 33},
+                          {{2, 3000}, 100},  {{2, 50000}, 50}, {{1, 20000}, 1500}};
     for (const char* name : kProfiles) {
         DYNAMIC_SECTION("profile " << name) {
             DeviceOptions options;
@@ -103,7 +105,8 @@ TEST_CASE("Under every emulated profile, operators run exactly with variants wit
                     rt::fill(input, rng, rt::Fill::Ties);
                     const uint32_t axis = static_cast<uint32_t>(c.sizes.size() - 1);
                     auto op = dev->compile(makeTopKDesc(input.desc, axis, c.k));
-                    INFO("TopK " << rt::describe(input.desc) << " K " << c.k << ": " << op.status().message());
+                    INFO("TopK " << rt::describe(input.desc) << " K " << c.k << ": "
+                                 << op.status().message());
                     if (!op) {
                         CHECK(smallLimits(name));
                         CHECK(op.status().code() == StatusCode::Unsupported);

@@ -7,7 +7,8 @@
 using namespace ripple;
 using namespace tk;
 
-TEST_CASE("TopK matches the reference for every data type, shape, axis and direction", "[topk][gpu][subgroups]") {
+TEST_CASE("TopK matches the reference for every data type, shape, axis and direction",
+          "[topk][gpu][subgroups]") {
     std::mt19937 rng(1234);
     struct Shape {
         std::vector<uint32_t> sizes;

@@ -332,7 +332,8 @@ int registry(const std::string& listPath, const std::string& outPath, bool withH
         if (!readSpirv(stripped, v.embedded) || v.embedded.empty()) return fail(stripped + ": empty"), 1;
         if (!sameInterface(v, v.embedded, "stripped of debug instructions")) return 1;
         // ripple's subgroup kernels rely on full subgroups (kernel_info.hpp, FeatureFullSubgroups).
-        if (v.features & ripple::kernels::FeatureSubgroupBasic) v.features |= ripple::kernels::FeatureFullSubgroups;
+        if (v.features & ripple::kernels::FeatureSubgroupBasic)
+            v.features |= ripple::kernels::FeatureFullSubgroups;
         variants.push_back(std::move(v));
     }
     std::sort(variants.begin(), variants.end(), [](auto& a, auto& b) { return a.name < b.name; });
@@ -350,8 +351,8 @@ int registry(const std::string& listPath, const std::string& outPath, bool withH
         for (auto& b : v.bindings) out << "{" << b.first << ", " << (b.second ? "true" : "false") << "}, ";
         const uint32_t shared = ripple::kernels::workgroupBytes(v.words.data(), v.words.size());
         if (shared == UINT32_MAX) return fail(v.name + ": its workgroup variables cannot be sized"), 1;
-        out << "}, " << v.features << "u, " << (v.hlsl.empty() ? "nullptr" : literal(v.hlsl)) << ", " << shared
-            << "u},\n";
+        out << "}, " << v.features << "u, " << (v.hlsl.empty() ? "nullptr" : literal(v.hlsl)) << ", "
+            << shared << "u},\n";
     }
     out << "};\nconst uint32_t kKernelCount = " << variants.size() << ";\n\n} // namespace ripple::kernels\n";
     return writeFile(outPath, out.str()) ? 0 : 1;
