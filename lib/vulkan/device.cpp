@@ -466,11 +466,15 @@ Status VulkanDevice::wait(uint64_t ticket, uint64_t timeoutNs) {
     info.pValues = &ticket;
     VkResult r = injected(detail::FaultPoint::Wait);
     if (r == VK_SUCCESS) r = t_.vkWaitSemaphores(device_, &info, timeoutNs);
+    return finishWait(r, ticket, timeoutNs, "vkWaitSemaphores");
+}
+
+Status VulkanDevice::finishWait(VkResult r, uint64_t ticket, uint64_t timeoutNs, const char* what) {
     if (r == VK_TIMEOUT)
         return Status(StatusCode::Timeout, "ticket " + std::to_string(ticket) + " did not complete within " +
                                                std::to_string(timeoutNs / 1000000) + " ms");
     std::lock_guard<std::mutex> lock(mutex_);
-    if (Status s = check(r, "vkWaitSemaphores"); !s) return lost(s);
+    if (Status s = check(r, what); !s) return lost(s);
     return retire();
 }
 

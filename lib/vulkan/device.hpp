@@ -169,6 +169,8 @@ class VulkanDevice : public detail::BackendDevice {
     Result<uint64_t> completedTicket();
     // Fence tickets: waits for `ticket` (fence_tickets.cpp); wait() for timeline ones.
     Status waitFence(uint64_t ticket, uint64_t timeoutNs);
+    // After a wait's driver call: Timeout, a lost device, or the completed submissions retired.
+    Status finishWait(VkResult r, uint64_t ticket, uint64_t timeoutNs, const char* what);
 
     std::unique_ptr<Instance> instance_;
     AdapterInfo adapter_;

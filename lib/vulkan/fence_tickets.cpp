@@ -59,12 +59,7 @@ Status VulkanDevice::waitFence(uint64_t ticket, uint64_t timeoutNs) {
     }
     VkResult r = injected(detail::FaultPoint::Wait);
     if (r == VK_SUCCESS && fence) r = t_.vkWaitForFences(device_, 1, &fence->fence, VK_TRUE, timeoutNs);
-    if (r == VK_TIMEOUT)
-        return Status(StatusCode::Timeout, "ticket " + std::to_string(ticket) + " did not complete within " +
-                                               std::to_string(timeoutNs / 1000000) + " ms");
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (Status s = check(r, "vkWaitForFences"); !s) return lost(s);
-    return retire();
+    return finishWait(r, ticket, timeoutNs, "vkWaitForFences");
 }
 
 } // namespace ripple::vk
