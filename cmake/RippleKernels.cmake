@@ -9,6 +9,14 @@
 #   is seen by the GLSL as the macro <AXIS>_<v>. An EXCLUDE entry "<AXIS>=<v>,<AXIS>=<v>" drops the
 #   combinations matching all its pairs.
 #
+# ripple_kernel(<name> SMALL ...): each variant whose MODE is not fast also gets a small-device form
+#   "<variant>.small" for devices with Vulkan's minimum limits (128 invocations, 16 KiB of shared memory,
+#   4 storage buffers per stage): RIPPLE_GROUP_SIZE 128 (256 in the others) and RIPPLE_SMALL, which makes
+#   the params block a uniform buffer (glsl/include/ripple/common.glsl). No profile permutation, no D3D12
+#   form. The runtime takes it only where the variant it replaces exceeds a limit (runtime/device.cpp).
+#   SMALL_ONLY: the small-device forms alone (kernels that only the small-device plans use).
+# Every other variant is compiled with RIPPLE_GROUP_SIZE 256.
+#
 # With RIPPLE_PROFILE_KERNELS, each variant also gets its PROFILE permutation "<variant>.profile"
 # (glsl/include/ripple/profile.glsl), which the runtime uses for RecorderOptions::profile.
 #
@@ -25,6 +33,25 @@ set_property(GLOBAL PROPERTY RIPPLE_ROUND_TRIP_LINES "")
 set_property(GLOBAL PROPERTY RIPPLE_ROUND_TRIP_OUTPUTS "")
 
 function(_ripple_kernel_variant name source suffix defines)
+    if(RIPPLE_KERNEL_SMALL)
+        set(small_defines "${defines}")
+        if(NOT "MODE_fast" IN_LIST defines)
+            list(APPEND small_defines RIPPLE_SMALL RIPPLE_GROUP_SIZE=128)
+            set(RIPPLE_KERNEL_SMALL FALSE)
+            set(RIPPLE_PROFILE_KERNELS FALSE)
+            set(RIPPLE_BUILD_TESTS FALSE)
+            _ripple_kernel_variant(${name} ${source} "${suffix}.small" "${small_defines}")
+            set(RIPPLE_KERNEL_SMALL TRUE)
+            set(RIPPLE_PROFILE_KERNELS ${RIPPLE_PROFILE_KERNELS_SAVED})
+            set(RIPPLE_BUILD_TESTS ${RIPPLE_BUILD_TESTS_SAVED})
+        endif()
+        if(RIPPLE_KERNEL_SMALL_ONLY)
+            return()
+        endif()
+    endif()
+    if(NOT "RIPPLE_SMALL" IN_LIST defines)
+        list(APPEND defines RIPPLE_GROUP_SIZE=256) # every kernel written for a workgroup size reads it
+    endif()
     set(out_dir ${RIPPLE_KERNEL_DIR}/spv)
     set(variant "${name}${suffix}")
     set(spv ${out_dir}/${variant}.spv)            # as compiled: reflected and translated to HLSL
@@ -117,8 +144,15 @@ function(_ripple_kernel_expand name source suffix defines chosen axes)
 endfunction()
 
 function(ripple_kernel name)
-    cmake_parse_arguments(K "" "" "AXES;EXCLUDE" ${ARGN})
+    cmake_parse_arguments(K "SMALL;SMALL_ONLY" "" "AXES;EXCLUDE" ${ARGN})
     set(RIPPLE_KERNEL_EXCLUDES ${K_EXCLUDE})
+    set(RIPPLE_KERNEL_SMALL ${K_SMALL})
+    set(RIPPLE_KERNEL_SMALL_ONLY ${K_SMALL_ONLY})
+    if(K_SMALL_ONLY)
+        set(RIPPLE_KERNEL_SMALL TRUE)
+    endif()
+    set(RIPPLE_PROFILE_KERNELS_SAVED ${RIPPLE_PROFILE_KERNELS})
+    set(RIPPLE_BUILD_TESTS_SAVED ${RIPPLE_BUILD_TESTS})
     if(RIPPLE_PROFILE_KERNELS)
         set(RIPPLE_PROFILE_SOURCE ${RIPPLE_KERNEL_DIR}/profile/${name}.comp)
         add_custom_command(

@@ -7,7 +7,7 @@
 // ELEM_b128: a packed input whose byte size is a multiple of 16, copied 16 bytes per access (the only form
 // that reaches full bandwidth on some GPUs); params [0] is then the count of 16-byte blocks.
 // Params: [0] element count, [1..17] input view. Bindings: 1 input, 2 output.
-layout(local_size_x = 256) in;
+layout(local_size_x = RIPPLE_GROUP_SIZE) in;  // 256, or 128 in .small (RippleKernels.cmake)
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
 #include "ripple/common.glsl"

@@ -13,14 +13,16 @@ shared uint sHist[256];
 void main() {
     const uint pairs = P(0), blocks = P(1), rounds = P(4), lid = gl_LocalInvocationID.x;
     for (uint block = ORDERED_GROUP(2u); block < blocks; block += pc.groupCount) {
-        sHist[lid] = 0u;
+        for (uint d = lid; d < 256u; d += gl_WorkGroupSize.x) sHist[d] = 0u;
         barrier();
         for (uint r = 0u; r < rounds; ++r) {
-            const uint i = (block * rounds + r) * 256u + lid;
-            if (i < pairs) atomicAdd(sHist[digitOf(keys[i])], 1u);
+            for (uint lane = lid; lane < 256u; lane += gl_WorkGroupSize.x) {
+                const uint i = (block * rounds + r) * 256u + lane;
+                if (i < pairs) atomicAdd(sHist[digitOf(keys[i])], 1u);
+            }
         }
         barrier();
-        counts[lid * blocks + block] = sHist[lid];
+        for (uint d = lid; d < 256u; d += gl_WorkGroupSize.x) counts[d * blocks + block] = sHist[d];
         barrier();
     }
 }

@@ -14,7 +14,7 @@ layout(std430, binding = 1) buffer Counts { uint counts[]; };
 void main() {
     const uint blocks = P(1), digit = gl_WorkGroupID.x, first = digit * blocks, lid = scanIndex();
     uint carry = 0u;
-    for (uint base = 0u; base < blocks; base += 1024u) {
+    for (uint base = 0u; base < blocks; base += 4u * gl_WorkGroupSize.x) {
         uint c[4];
         [[unroll]] for (uint j = 0u; j < 4u; ++j) {
             const uint b = base + lid * 4u + j;

@@ -8,7 +8,7 @@
 // the updates' sizes), [20..27] output pitch per dimension, [28] targets (output elements), [29..30] group
 // order (ORDERED_GROUP).
 // Bindings: 1 indices, 2 keys, 3 values, 4 status.
-layout(local_size_x = 256) in;
+layout(local_size_x = RIPPLE_GROUP_SIZE) in;  // 256, or 128 in .small (RippleKernels.cmake)
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
 #include "ripple/common.glsl"
 #include "ripple/index.glsl"

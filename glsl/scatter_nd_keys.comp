@@ -7,7 +7,7 @@
 // Params: [0] tuples, [1] q, [2..9] sizes of the q indexed dims, [10..17] their pitches in slices,
 // [18..34] indices view, [35] targets (slices in the output), [36..37] group order (ORDERED_GROUP).
 // Bindings: 1 indices, 2 keys, 3 values, 4 status.
-layout(local_size_x = 256) in;
+layout(local_size_x = RIPPLE_GROUP_SIZE) in;  // 256, or 128 in .small (RippleKernels.cmake)
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
 #include "ripple/common.glsl"
 #include "ripple/index.glsl"

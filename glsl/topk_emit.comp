@@ -5,7 +5,7 @@
 // Values are copied bit for bit from the input (NaN payloads and -0.0 kept), one thread per output word
 // so 8/16-bit values never share a word between threads. KEYW_x: the entry layout; ELEM_x: value size.
 // Bindings: 1 input, 2 last-level runs, 3 values (packed), 4 indices (packed, 1 or 2 words each).
-layout(local_size_x = 256) in;
+layout(local_size_x = RIPPLE_GROUP_SIZE) in;  // 256, or 128 in .small (RippleKernels.cmake)
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
 #include "ripple/common.glsl"

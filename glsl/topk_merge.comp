@@ -6,7 +6,7 @@
 // entries of the partner run that precede it (binary search). Entries are distinct (the index is part of
 // the key), so the placement is exact and stable.
 // Bindings: 1 runs of this level, 2 runs of the next level.
-layout(local_size_x = 256) in;
+layout(local_size_x = RIPPLE_GROUP_SIZE) in;  // 256, or 128 in .small (RippleKernels.cmake)
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
 #include "ripple/common.glsl"

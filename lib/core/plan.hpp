@@ -62,10 +62,12 @@ struct Plan {
 // Device limits the planner must respect.
 struct PlanLimits {
     uint64_t maxStorageBufferRange = 1ull << 27;
-    // TopK: plan only the tile strategy (bitonic tiles, merge levels, emit: 12 KiB of shared memory at most),
-    // for a device on which the strategy the shape would take has a kernel over its limits
-    // (runtime/device.cpp plans again with this set).
-    bool tilesOnly = false;
+    // Plan only strategies whose kernels have small-device variants (glsl/CMakeLists.txt, SMALL: 128
+    // invocations, at most 16 KiB of shared memory and 4 storage buffers): TopK's tiles (bitonic tiles,
+    // merge levels, emit), the scatters' copy and element passes, the deterministic sort with its scatter
+    // in two dispatches. For a device on which the strategy the
+    // shape would take has a kernel over its limits (runtime/device.cpp plans again with this set).
+    bool smallKernels = false;
 };
 
 // Workgroups for `work` items at 256 per group, capped at the 65535 every device supports.

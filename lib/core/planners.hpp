@@ -62,6 +62,9 @@ struct OrderedScatter {
     uint64_t slice = 1;     // output elements per target
     uint32_t targets = 0;   // targets in the output; also the key of out-of-range updates
     ScatterReduction reduction = ScatterReduction::None;
+    // PlanLimits::smallKernels: each radix pass moves keys and values in two dispatches
+    // (pair_sort_scatter_keys, pair_sort_scatter_values), each within 4 storage buffers.
+    bool splitScatter = false;
 };
 void addOrderedScatter(Plan& plan, const OrderedScatter& s);
 // A dispatch's workgroup order (ORDERED_GROUP in glsl/include/ripple/common.glsl): the identity, or a

@@ -32,10 +32,10 @@ Result<Plan> planScatterElements(const ScatterElementsDesc& desc, const PlanLimi
     const uint64_t lines = lineBytes ? in.elementCount() / in.Sizes[n - 1] : 0;
     // With a reduction, only where the lines fill the GPU: one line is one workgroup, and a few long lines
     // with many updates each (1,024 elements, 1,048,576 updates) would run on a few SMs.
-    const bool fused = !desc.Deterministic && (desc.Reduction == ScatterReduction::None || lines >= 128) &&
-                       desc.Axis == n - 1 && upd.elementCount() != 0 && elementSize(in.DataType) <= 4 &&
-                       lineBytes % 16 == 0 && lineBytes <= 16384 &&
-                       effectiveStrides(in) == packedStrides(in.Sizes);
+    const bool fused = !limits.smallKernels && !desc.Deterministic &&
+                       (desc.Reduction == ScatterReduction::None || lines >= 128) && desc.Axis == n - 1 &&
+                       upd.elementCount() != 0 && elementSize(in.DataType) <= 4 && lineBytes % 16 == 0 &&
+                       lineBytes <= 16384 && effectiveStrides(in) == packedStrides(in.Sizes);
     if (fused) { // params: glsl/scatter_elements_rows.comp. H100: bench/NOTES.md "Scatter v2".
         const uint32_t base = static_cast<uint32_t>(plan.params.size());
         auto& p = plan.params;
@@ -83,6 +83,7 @@ Result<Plan> planScatterElements(const ScatterElementsDesc& desc, const PlanLimi
         s.pairs = upd.elementCount();
         s.targets = static_cast<uint32_t>(in.elementCount());
         s.reduction = desc.Reduction;
+        s.splitScatter = limits.smallKernels;
         addOrderedScatter(plan, s);
         return plan;
     }
@@ -95,7 +96,7 @@ Result<Plan> planScatterElements(const ScatterElementsDesc& desc, const PlanLimi
     appendView(p, base, upd.Sizes, effectiveStrides(upd));
     for (uint32_t d = 0; d < 8; ++d) p.push_back(d < n ? pitch[d] : 0);
 
-    addScatterPass(plan, "scatter_elements", base, desc.Reduction, true);
+    addScatterPass(plan, "scatter_elements", base, desc.Reduction, !limits.smallKernels);
     plan.dispatches.back().onlyInPlace = fused; // out of place, the fused pass did it all
     return plan;
 }

@@ -80,11 +80,12 @@ Result<Plan> planScatterND(const ScatterNDDesc& desc, const PlanLimits& limits) 
         s.slice = slice;
         s.targets = static_cast<uint32_t>(in.elementCount() / slice);
         s.reduction = desc.Reduction;
+        s.splitScatter = limits.smallKernels;
         addOrderedScatter(plan, s);
         return plan;
     }
-    if (desc.Reduction == ScatterReduction::None && esize <= 4 && (slice * esize) % 16 == 0 &&
-        effectiveStrides(upd) == packedStrides(upd.Sizes)) {
+    if (!limits.smallKernels && desc.Reduction == ScatterReduction::None && esize <= 4 &&
+        (slice * esize) % 16 == 0 && effectiveStrides(upd) == packedStrides(upd.Sizes)) {
         // Slices of whole 16-byte blocks (glsl/scatter_nd_rows.comp): 16-byte accesses across each slice.
         // H100, 65536 rows of 256 FLOAT32 in place: bench/NOTES.md "Scatter v1".
         const uint64_t blocks = slice * esize / 16;

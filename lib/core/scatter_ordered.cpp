@@ -79,6 +79,14 @@ void addOrderedScatter(Plan& plan, const OrderedScatter& s) {
             blockGroups};
         plan.dispatches.push_back(std::move(hist));
         plan.dispatches.push_back(std::move(scan));
+        if (s.splitScatter) { // the same bindings; each kernel declares the ones it uses
+            PlanDispatch values = scatter;
+            scatter.kernel = "pair_sort_scatter_keys";
+            values.kernel = "pair_sort_scatter_values";
+            plan.dispatches.push_back(std::move(scatter));
+            plan.dispatches.push_back(std::move(values));
+            continue;
+        }
         plan.dispatches.push_back(std::move(scatter));
     }
 

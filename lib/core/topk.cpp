@@ -389,7 +389,7 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
     if (K == 0 || rows == 0 || axisSize == 0) return plan;
     const bool contiguousRows = effectiveStrides(in)[desc.Axis] == 1;
     const uint64_t elements = rows * axisSize;
-    if (limits.tilesOnly) return planTiles(std::move(plan), desc, rows, limits);
+    if (limits.smallKernels) return planTiles(std::move(plan), desc, rows, limits);
     if (axisSize <= kRankMaxRow && rows <= kRankMaxRows &&
         elements <= (contiguousRows ? kRankMaxElements : kRankMaxStridedElements) &&
         elements * axisSize <= (K <= kLaneMaxK ? kRankMaxWork : kRankMaxWorkLargeK) && !rankDisabledForTests)

@@ -35,7 +35,13 @@ constexpr uint32_t FeatureFullSubgroups = 1u << 12;
 struct KernelBinding {
     uint32_t binding;
     bool readOnly;
+    // A uniform buffer (a small-device variant's params, binding 0: glsl/include/ripple/common.glsl),
+    // bound as at most kUniformParamsBytes; every other binding is a storage buffer.
+    bool uniform = false;
 };
+
+// The uniform params block of the small-device variants: Vulkan's minimum maxUniformBufferRange.
+constexpr uint32_t kUniformParamsBytes = 16384;
 
 constexpr uint32_t kMaxKernelBindings = 8;
 

@@ -60,9 +60,12 @@ std::string exceededLimit(const kernels::KernelInfo& k, const AdapterFeatures& f
     if (k.sharedBytes > f.maxComputeSharedMemorySize)
         return "maxComputeSharedMemorySize (" + std::to_string(k.sharedBytes) + " bytes > " +
                std::to_string(f.maxComputeSharedMemorySize) + ")";
-    if (k.bindingCount > f.maxPerStageDescriptorStorageBuffers)
-        return "maxPerStageDescriptorStorageBuffers (" + std::to_string(k.bindingCount) + " bindings > " +
-               std::to_string(f.maxPerStageDescriptorStorageBuffers) + ")";
+    uint32_t storageBuffers = 0;
+    for (uint32_t b = 0; b < k.bindingCount && b < kernels::kMaxKernelBindings; ++b)
+        storageBuffers += k.bindings[b].uniform ? 0 : 1;
+    if (storageBuffers > f.maxPerStageDescriptorStorageBuffers)
+        return "maxPerStageDescriptorStorageBuffers (" + std::to_string(storageBuffers) +
+               " storage buffers > " + std::to_string(f.maxPerStageDescriptorStorageBuffers) + ")";
     // REQUIRE_FULL_SUBGROUPS needs the workgroup's x size to be a multiple of the subgroup size.
     if ((k.features & kernels::FeatureFullSubgroups) &&
         (f.subgroupSize == 0 || k.localSize[0] % f.subgroupSize))
@@ -77,8 +80,10 @@ std::string exceededLimit(const kernels::KernelInfo& k, const AdapterFeatures& f
 
 namespace {
 
+// *overLimit: set when the refusal is for a limit (a feature is missing otherwise).
 Result<const kernels::KernelInfo*> chooseKernel(const core::PlanDispatch& d, const detail::DeviceImpl& dev,
-                                                const char* op) {
+                                                const char* op, bool* overLimit) {
+    *overLimit = false;
     std::vector<std::string> candidates;
     if (!d.hasModes) {
         candidates = {d.kernel};
@@ -87,6 +92,9 @@ Result<const kernels::KernelInfo*> chooseKernel(const core::PlanDispatch& d, con
     } else {
         candidates = {d.kernel + ".fast", d.kernel + ".portable"};
     }
+    // Last, the small-device form (cmake/RippleKernels.cmake, SMALL): Vulkan's minimum limits, taken only
+    // where the others exceed the device's. It has no D3D12 form.
+    if (!dev.roundTrip) candidates.push_back((d.hasModes ? d.kernel + ".portable" : d.kernel) + ".small");
     const AdapterFeatures& f = dev.backend->adapter().features;
     const uint32_t have = detail::featureBits(f);
     std::string missing;
@@ -96,13 +104,22 @@ Result<const kernels::KernelInfo*> chooseKernel(const core::PlanDispatch& d, con
         if (dev.roundTrip && !kernels::findRoundTrip(*dev.roundTrip, name))
             return Status(StatusCode::Unsupported,
                           std::string(op) + ": " + name + " has no D3D12 (HLSL) form");
+        // The refusal names the last full-size variant tried (the small form only where it is the one).
+        const bool keep =
+            !missing.empty() && name.size() > 6 && name.compare(name.size() - 6, 6, ".small") == 0;
         if ((k->features & ~have) != 0) {
-            missing = name + " needs " + detail::featureNames(k->features & ~have) + ", which " +
-                      dev.backend->adapter().name + " lacks";
+            if (!keep) {
+                missing = name + " needs " + detail::featureNames(k->features & ~have) + ", which " +
+                          dev.backend->adapter().name + " lacks";
+                *overLimit = false;
+            }
             continue;
         }
         if (std::string limit = detail::exceededLimit(*k, f); !limit.empty()) {
-            missing = name + " exceeds " + dev.backend->adapter().name + "'s " + limit;
+            if (!keep) {
+                missing = name + " exceeds " + dev.backend->adapter().name + "'s " + limit;
+                *overLimit = true;
+            }
             continue;
         }
         return k;
@@ -126,20 +143,21 @@ Result<Operator> compileWith(const std::shared_ptr<detail::DeviceImpl>& dev, con
     impl->device = dev;
     impl->plan = std::move(plan.value());
     impl->replay = std::make_shared<detail::ReplayCache>();
+    bool overLimit = false;
     auto choose = [&]() -> Status {
         impl->kernels.clear();
         for (const core::PlanDispatch& d : impl->plan.dispatches) {
-            auto k = chooseKernel(d, *dev, impl->plan.op);
+            auto k = chooseKernel(d, *dev, impl->plan.op, &overLimit);
             if (!k) return k.status();
             impl->kernels.push_back(k.value());
         }
         return {};
     };
     if (Status s = choose(); !s) {
-        // A strategy with a kernel beyond the device's limits: TopK's tiles need the least (12 KiB of shared
-        // memory); where they fit too, they run. Otherwise the first refusal stands.
-        if (s.code() != StatusCode::Unsupported) return s;
-        limits.tilesOnly = true;
+        // A strategy with a kernel beyond the device's limits: planned again with the strategies that have
+        // small-device variants (PlanLimits::smallKernels); where they fit, they run.
+        if (s.code() != StatusCode::Unsupported || !overLimit) return s;
+        limits.smallKernels = true;
         Result<core::Plan> tiles = planner(desc, limits);
         auto names = [](const core::Plan& p) {
             std::vector<std::string> out;
@@ -148,17 +166,34 @@ Result<Operator> compileWith(const std::shared_ptr<detail::DeviceImpl>& dev, con
         };
         if (!tiles || names(tiles.value()) == names(impl->plan)) return s; // nothing else to try
         impl->plan = std::move(tiles.value());
-        if (!choose()) return s;
+        // Refused again: the small-device strategy's reason stands (a missing feature, which every strategy
+        // needs, rather than the limit that only the first one exceeded).
+        if (Status again = choose(); !again) return again;
     }
     for (const kernels::KernelInfo* k : impl->kernels)
         if (Status s = dev->backend->preparePipeline(*k); !s) return s;
-    if (!impl->plan.params.empty()) {
-        auto params = dev->backend->createBuffer(impl->plan.params.size() * 4);
+    // A small-device variant reads params as a uniform buffer of exactly kUniformParamsBytes
+    // (glsl/include/ripple/common.glsl): the buffer is that size, zero past the plan's words.
+    bool uniformParams = false;
+    for (const kernels::KernelInfo* k : impl->kernels)
+        for (uint32_t b = 0; b < k->bindingCount; ++b)
+            uniformParams = uniformParams || k->bindings[b].uniform;
+    if (!impl->plan.params.empty() || uniformParams) {
+        std::vector<uint32_t> words = impl->plan.params;
+        if (uniformParams) {
+            if (words.size() * 4 > kernels::kUniformParamsBytes)
+                return Status(StatusCode::Unsupported,
+                              std::string(impl->plan.op) + ": the plan's " +
+                                  std::to_string(words.size() * 4) + " bytes of params exceed the " +
+                                  std::to_string(kernels::kUniformParamsBytes) +
+                                  "-byte uniform block of the small-device kernels that " +
+                                  dev->backend->adapter().name + "'s limits need");
+            words.resize(kernels::kUniformParamsBytes / 4, 0u);
+        }
+        auto params = dev->backend->createBuffer(words.size() * 4);
         if (!params) return params.status();
         impl->params = std::move(params.value());
-        if (Status s = dev->backend->upload(*impl->params, 0, impl->plan.params.data(), impl->params->size);
-            !s)
-            return s;
+        if (Status s = dev->backend->upload(*impl->params, 0, words.data(), impl->params->size); !s) return s;
     }
     Operator op;
     op.impl_ = std::move(impl);

@@ -65,11 +65,13 @@ VkDescriptorSet VulkanCommandList::allocateSet(const Pipeline& p, const kernels:
         if (t.vkAllocateDescriptorSets(device_.handle(), &alloc, &set) == VK_SUCCESS) return set;
     }
     // The pools are reset when the list's submission completes, so sets are never freed one by one.
-    VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kSetsPerPool * kernels::kMaxKernelBindings};
+    const VkDescriptorPoolSize sizes[] = {
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kSetsPerPool * kernels::kMaxKernelBindings},
+        {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, kSetsPerPool}}; // the small-device variants' params
     VkDescriptorPoolCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     info.maxSets = kSetsPerPool;
-    info.poolSizeCount = 1;
-    info.pPoolSizes = &size;
+    info.poolSizeCount = 2;
+    info.pPoolSizes = sizes;
     VkDescriptorPool pool = VK_NULL_HANDLE;
     if (Status s = check(t.vkCreateDescriptorPool(device_.handle(), &info, nullptr, &pool),
                          "vkCreateDescriptorPool");
@@ -101,7 +103,8 @@ void VulkanCommandList::dispatch(const kernels::KernelInfo& kernel,
         writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
         writes[i].dstBinding = kernel.bindings[i].binding;
         writes[i].descriptorCount = 1;
-        writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        writes[i].descriptorType = kernel.bindings[i].uniform ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
+                                                              : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
         writes[i].pBufferInfo = &infos[i];
     }
     t.vkCmdBindPipeline(slot_.cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);

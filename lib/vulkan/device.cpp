@@ -103,8 +103,10 @@ Result<std::unique_ptr<VulkanBuffer>> VulkanDevice::makeBuffer(uint64_t size, bo
     buf->size = size;
     VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
     info.size = size;
-    info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                 VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    // UNIFORM: an operator's params buffer is a uniform buffer for the small-device variants
+    // (kernels/kernel_info.hpp, KernelBinding::uniform).
+    info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
+                 VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
     if (Status s = check(t_.vkCreateBuffer(device_, &info, nullptr, &buf->buffer), "vkCreateBuffer"); !s)
         return s;
@@ -204,7 +206,8 @@ Status VulkanDevice::preparePipeline(const kernels::KernelInfo& kernel) {
     for (uint32_t i = 0; i < kernel.bindingCount; ++i) {
         bindings[i] = {};
         bindings[i].binding = kernel.bindings[i].binding;
-        bindings[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        bindings[i].descriptorType = kernel.bindings[i].uniform ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
+                                                                : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
         bindings[i].descriptorCount = 1;
         bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
     }

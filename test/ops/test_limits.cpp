@@ -3,6 +3,7 @@
 // their SPIR-V, emulated profiles narrow what ripple sees, and the probe of full subgroups catches a driver
 // that claims them and launches partial ones (lavapipe at LP_NATIVE_VECTOR_WIDTH 1024 and 2048).
 #include "kernels/spirv_shared.hpp"
+#include "profile_cases.hpp"
 #include "runtime/objects.hpp"
 #include "topk_cases.hpp"
 
@@ -11,32 +12,6 @@
 
 using namespace ripple;
 using namespace tk;
-
-namespace {
-
-const char* const kProfiles[] = {"vulkan-minimum", "android-baseline-2022", "apple-m1-moltenvk",
-                                 "intel-iris-xe",  "amd-rdna-wave64",       "amd-rdna-wave32",
-                                 "mobile-vk11"};
-// Profiles whose limits (128 invocations, 16 KiB of shared memory, 4 storage buffers) ripple's kernels,
-// written for 256-invocation workgroups, do not fit yet: operators are refused there, naming the limit.
-bool smallLimits(const std::string& p) {
-    return p == "vulkan-minimum" || p == "android-baseline-2022" || p == "mobile-vk11";
-}
-
-// Whether `k` fits `f`, checked from the embedded reflection, independently of the runtime's own check.
-void requireFits(const kernels::KernelInfo& k, const AdapterFeatures& f) {
-    INFO("kernel " << k.name << ": " << k.localSize[0] << "x" << k.localSize[1] << "x" << k.localSize[2]
-                   << " invocations, " << k.sharedBytes << " bytes shared, " << k.bindingCount
-                   << " bindings");
-    CHECK(uint64_t(k.localSize[0]) * k.localSize[1] * k.localSize[2] <= f.maxComputeWorkGroupInvocations);
-    for (int i = 0; i < 3; ++i) CHECK(k.localSize[i] <= f.maxComputeWorkGroupSize[i]);
-    CHECK(k.sharedBytes <= f.maxComputeSharedMemorySize);
-    CHECK(k.bindingCount <= f.maxPerStageDescriptorStorageBuffers);
-    CHECK((k.features & ~detail::featureBits(f)) == 0);
-    if (k.features & kernels::FeatureFullSubgroups) CHECK(k.localSize[0] % f.subgroupSize == 0);
-}
-
-} // namespace
 
 TEST_CASE("The embedded reflection sizes every variant's shared memory as its SPIR-V declares it",
           "[limits][gpu]") {
@@ -70,56 +45,10 @@ TEST_CASE("The probe of full subgroups: lavapipe keeps the promise at widths up 
     REQUIRE(op.ok());
     bool subgroupKernel = false;
     for (const kernels::KernelInfo* k : op->impl_->kernels) {
-        requireFits(*k, f);
+        pc::requireFits(*k, f);
         subgroupKernel |= (k->features & kernels::FeatureFullSubgroups) != 0;
     }
     CHECK(subgroupKernel == f.fullSubgroups);
-}
-
-TEST_CASE("Under every emulated profile, operators run exactly with variants within its limits, or are "
-          "refused naming the limit",
-          "[limits][gpu]") {
-    std::mt19937 rng(40);
-    struct Case {
-        std::vector<uint32_t> sizes;
-        uint32_t k;
-    };
-    // The strategies: rank counting, lanes, tiles, one workgroup per row, chunks, K over 1024.
-    const Case cases[] = {{{1, 1, 3, 4}, 2}, {{3, 1000}, 4},   {{2, 33}, 33},
-                          {{2, 3000}, 100},  {{2, 50000}, 50}, {{1, 20000}, 1500}};
-    for (const char* name : kProfiles) {
-        DYNAMIC_SECTION("profile " << name) {
-            DeviceOptions options;
-            options.validation = true;
-            options.profile = name;
-            auto dev = Device::create(options);
-            INFO(dev.status().message());
-            REQUIRE(dev.ok());
-            const AdapterFeatures& f = dev->adapter().features;
-            CHECK(dev->adapter().name.find(name) != std::string::npos);
-            const std::string p = name;
-            CHECK(f.timelineSemaphore == (p != "mobile-vk11" && p != "android-baseline-2022"));
-            for (const Case& c : cases) {
-                for (DataType type : {DataType::Float32, DataType::UInt8, DataType::Int64}) {
-                    rt::HostTensor input(type, c.sizes);
-                    rt::fill(input, rng, rt::Fill::Ties);
-                    const uint32_t axis = static_cast<uint32_t>(c.sizes.size() - 1);
-                    auto op = dev->compile(makeTopKDesc(input.desc, axis, c.k));
-                    INFO("TopK " << rt::describe(input.desc) << " K " << c.k << ": "
-                                 << op.status().message());
-                    if (!op) {
-                        CHECK(smallLimits(name));
-                        CHECK(op.status().code() == StatusCode::Unsupported);
-                        CHECK(op.status().message().find("exceeds") != std::string::npos);
-                        continue;
-                    }
-                    for (const kernels::KernelInfo* k : op->impl_->kernels) requireFits(*k, f);
-                    checkTopK(dev.value(), input, axis, c.k, AxisDirection::Decreasing, DataType::UInt32);
-                }
-            }
-            CHECK(dev->validationMessageCount() == 0);
-        }
-    }
 }
 
 TEST_CASE("An unknown profile is refused, naming the known ones", "[limits][gpu]") {
@@ -170,7 +99,7 @@ TEST_CASE("A TopK whose strategy has a kernel beyond the device's limits is plan
     REQUIRE(usual.ok());
     REQUIRE(usual->dispatches.size() == 1);
     CHECK(usual->dispatches[0].kernel.rfind("topk_row.", 0) == 0);
-    limits.tilesOnly = true;
+    limits.smallKernels = true;
     auto tiles = core::planTopK(desc, limits);
     REQUIRE(tiles.ok());
     REQUIRE(tiles->dispatches.size() >= 3);

@@ -42,6 +42,9 @@ struct Variant {
     uint32_t localSize[3] = {1, 1, 1};
     size_t pushBytes = 0;
     std::vector<std::pair<uint32_t, bool>> bindings; // binding, read-only
+    // The binding of the uniform params block (small-device variants, glsl/include/ripple/common.glsl), or
+    // -1; it is also in `bindings`, read-only.
+    int uniformBinding = -1;
     struct Block {                                   // per binding, for users' kernels (kernel.hpp)
         uint32_t binding;
         bool readOnly, writeOnly;
@@ -142,7 +145,21 @@ bool reflect(Variant& v) {
         if (v.bindings.size() > ripple::kernels::kMaxKernelBindings)
             bad = !fail(v.name + ": too many bindings");
         spvc_resources_get_resource_list_for_type(res, SPVC_RESOURCE_TYPE_UNIFORM_BUFFER, &list, &count);
-        if (count) bad = !fail(v.name + ": uniform buffers are not supported; use storage buffers");
+        for (size_t i = 0; i < count; ++i) { // registry() accepts only ripple's own params block
+            const uint32_t binding = spvc_compiler_get_decoration(comp, list[i].id, SpvDecorationBinding);
+            if (count > 1 || spvc_compiler_get_decoration(comp, list[i].id, SpvDecorationDescriptorSet) != 0)
+                bad = !fail(v.name + ": at most one uniform buffer, in descriptor set 0");
+            v.uniformBinding = static_cast<int>(binding);
+        }
+        if (v.uniformBinding >= 0) {
+            for (auto& b : v.bindings)
+                if (b.first == static_cast<uint32_t>(v.uniformBinding))
+                    bad = !fail(v.name + ": the uniform buffer's binding is also a storage buffer's");
+            v.bindings.emplace_back(static_cast<uint32_t>(v.uniformBinding), true);
+            std::sort(v.bindings.begin(), v.bindings.end());
+            if (v.bindings.size() > ripple::kernels::kMaxKernelBindings)
+                bad = !fail(v.name + ": too many bindings");
+        }
         spvc_resources_get_resource_list_for_type(res, SPVC_RESOURCE_TYPE_PUSH_CONSTANT, &list, &count);
         if (count == 1) {
             spvc_type type = spvc_compiler_get_type_handle(comp, list[0].base_type_id);
@@ -311,8 +328,8 @@ bool sameInterface(const Variant& v, const std::vector<uint32_t>& words, const s
     other.name = v.name + " (" + how + ")";
     other.words = words;
     if (!reflect(other)) return false;
-    if (other.bindings == v.bindings && other.pushBytes == v.pushBytes &&
-        std::equal(other.localSize, other.localSize + 3, v.localSize))
+    if (other.bindings == v.bindings && other.uniformBinding == v.uniformBinding &&
+        other.pushBytes == v.pushBytes && std::equal(other.localSize, other.localSize + 3, v.localSize))
         return true;
     return fail(v.name + ": " + how +
                 ", its bindings, push constants or workgroup size differ from the GLSL's");
@@ -328,7 +345,11 @@ int registry(const std::string& listPath, const std::string& outPath, bool withH
         Variant v;
         v.name = name;
         if (!readSpirv(compiled, v.words) || v.words.empty() || !reflect(v)) return 1;
-        if (withHlsl && v.features == 0 && !translateHlsl(v)) return 1;
+        if (v.uniformBinding > 0)
+            return fail(v.name + ": a uniform buffer is ripple's params block, at binding 0 only"), 1;
+        // A small-device variant (a uniform params block) has no D3D12 form: every D3D12 device meets the
+        // limits of the variants it replaces.
+        if (withHlsl && v.features == 0 && v.uniformBinding < 0 && !translateHlsl(v)) return 1;
         if (!readSpirv(stripped, v.embedded) || v.embedded.empty()) return fail(stripped + ": empty"), 1;
         if (!sameInterface(v, v.embedded, "stripped of debug instructions")) return 1;
         // ripple's subgroup kernels rely on full subgroups (kernel_info.hpp, FeatureFullSubgroups).
@@ -348,7 +369,9 @@ int registry(const std::string& listPath, const std::string& outPath, bool withH
         const Variant& v = variants[i];
         out << "    {\"" << v.name << "\", " << inits[i] << ", {" << v.localSize[0] << ", " << v.localSize[1]
             << ", " << v.localSize[2] << "}, " << v.pushBytes << ", " << v.bindings.size() << ", {";
-        for (auto& b : v.bindings) out << "{" << b.first << ", " << (b.second ? "true" : "false") << "}, ";
+        for (auto& b : v.bindings)
+            out << "{" << b.first << ", " << (b.second ? "true" : "false") << ", "
+                << (static_cast<int>(b.first) == v.uniformBinding ? "true" : "false") << "}, ";
         const uint32_t shared = ripple::kernels::workgroupBytes(v.words.data(), v.words.size());
         if (shared == UINT32_MAX) return fail(v.name + ": its workgroup variables cannot be sized"), 1;
         out << "}, " << v.features << "u, " << (v.hlsl.empty() ? "nullptr" : literal(v.hlsl)) << ", "
@@ -438,6 +461,10 @@ int user(const std::string& listPath, const std::string& hppPath, const std::str
         Variant v;
         v.name = name;
         if (!readSpirv(compiled, v.words) || v.words.empty() || !reflect(v)) return 1;
+        if (v.uniformBinding >= 0)
+            return fail(v.name +
+                        ": uniform buffers are not supported in users' kernels; use storage buffers"),
+                   1;
         if ((withHlsl || !roundTripList.empty()) && v.features == 0 && !translateHlsl(v)) return 1;
         if (!readSpirv(stripped, v.embedded) || v.embedded.empty()) return fail(stripped + ": empty"), 1;
         if (!sameInterface(v, v.embedded, "stripped of debug instructions")) return 1;

@@ -5,7 +5,16 @@
 // push constant `paramsBase` is where this dispatch's block starts in it.
 #extension GL_EXT_control_flow_attributes : enable
 
+#if defined(RIPPLE_SMALL)
+// The small-device variants (cmake/RippleKernels.cmake) read params from a uniform buffer: Vulkan
+// guarantees only 4 storage buffers per stage, and uniform buffers are counted apart. 16 KiB
+// (maxUniformBufferRange's minimum); the runtime binds a params buffer of exactly that size.
+layout(std140, binding = 0) uniform Params { uvec4 paramQuads[1024]; };
+#define PARAM_WORD(i) paramQuads[(i) >> 2u][(i)&3u]
+#else
 layout(std430, binding = 0) readonly buffer Params { uint params[]; };
+#define PARAM_WORD(i) params[(i)]
+#endif
 
 #if defined(PARAMS_SHARED)
 // A kernel on a latency-bound path defines PARAMS_SHARED (its block's length in words, at most its
@@ -18,12 +27,12 @@ layout(std430, binding = 0) readonly buffer Params { uint params[]; };
 shared uint sParams[PARAMS_SHARED];
 void loadParams() {
     const uint i = gl_LocalInvocationID.x;
-    if (i < PARAMS_SHARED) sParams[i] = params[pc.paramsBase + i];
+    if (i < PARAMS_SHARED) sParams[i] = PARAM_WORD(pc.paramsBase + i);
     barrier();
 }
 #define P(i) sParams[(i)]
 #else
-#define P(i) params[pc.paramsBase + (i)]
+#define P(i) PARAM_WORD(pc.paramsBase + (i))
 #endif
 
 // A phase mark for the profiler (ripple/profile.glsl); nothing outside the PROFILE permutation.

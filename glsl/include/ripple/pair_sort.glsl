@@ -7,9 +7,10 @@
 //                      digit's total into counts[256 * blocks + digit];
 //   pair_sort_scatter  each pair to its digit's base (the totals of the smaller digits) plus its block's
 //                      offset plus its rank among its block's earlier pairs of its digit.
-// Blocks are 256 * rounds consecutive pairs, a workgroup of 256 invocations taking them 256 at a time.
+// Blocks are 256 * rounds consecutive pairs, taken 256 at a time (a round) by a workgroup of 256 invocations
+// (128 in the small-device variants, each then taking two lanes of a round and two digits).
 // Params: [0] pairs, [1] blocks, [2..3] group order (ORDERED_GROUP), [4] rounds.
-layout(local_size_x = 256) in;
+layout(local_size_x = RIPPLE_GROUP_SIZE) in;  // 256, or 128 in .small (RippleKernels.cmake)
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
 #include "ripple/common.glsl"
 

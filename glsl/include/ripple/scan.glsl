@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: MIT
-// Workgroup prefix sums for 256-invocation workgroups.
+// Workgroup prefix sums for workgroups of RIPPLE_GROUP_SIZE invocations (256 unless a kernel says).
 // Subgroup operations in the fast variants (MODE_fast); the portable ones use shared memory only.
 #if defined(MODE_fast)
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 // This invocation's place in scan order: subgroups in order, each in lane order (a bijection onto
-// [0, 256) with full subgroups, which a 256-invocation workgroup of any power-of-2 subgroup size has).
+// [0, RIPPLE_GROUP_SIZE) with full subgroups, which the fast variants request).
 uint scanIndex() { return gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID; }
 #else
 uint scanIndex() { return gl_LocalInvocationID.x; }
 #endif
 
-shared uint sScan[256];
+shared uint sScan[RIPPLE_GROUP_SIZE];
 // Exclusive prefix sum of v over the workgroup's invocations in scanIndex() order; `total` gets the sum.
 // All invocations must call it; it starts and ends with a barrier.
 uint workgroupExclusiveAdd(uint v, out uint total) {
@@ -34,14 +34,14 @@ uint workgroupExclusiveAdd(uint v, out uint total) {
     const uint lid = gl_LocalInvocationID.x;
     sScan[lid] = v;
     barrier();
-    for (uint off = 1u; off < 256u; off <<= 1u) {  // inclusive prefix sum (Hillis-Steele)
+    for (uint off = 1u; off < RIPPLE_GROUP_SIZE; off <<= 1u) {  // inclusive prefix sum (Hillis-Steele)
         const uint x = lid >= off ? sScan[lid - off] : 0u;
         barrier();
         sScan[lid] += x;
         barrier();
     }
     const uint inclusive = sScan[lid];
-    total = sScan[255];
+    total = sScan[RIPPLE_GROUP_SIZE - 1u];
     barrier();
     return inclusive - v;
 #endif

@@ -7,7 +7,7 @@
 // (ORDERED_GROUP), [55] the reduction (ScatterReduction: 1 ADD, 2 MUL, 3 MAX, 4 MIN; read with
 // SCATTER_REDUCE only).
 // Bindings: 1 indices, 2 updates, 3 output (packed), 4 status.
-layout(local_size_x = 256) in;
+layout(local_size_x = RIPPLE_GROUP_SIZE) in;  // 256, or 128 in .small (RippleKernels.cmake)
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
 #include "ripple/common.glsl"

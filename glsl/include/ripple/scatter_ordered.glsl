@@ -9,7 +9,7 @@
 // [3] the reduction (ScatterReduction: 1 ADD, 2 MUL, 3 MAX, 4 MIN; read without SCATTER_LAST only),
 // [4..20] updates view, [21..22] group order (ORDERED_GROUP).
 // Bindings: 1 sorted keys, 2 sorted update numbers, 3 updates, 4 output (packed).
-layout(local_size_x = 256) in;
+layout(local_size_x = RIPPLE_GROUP_SIZE) in;  // 256, or 128 in .small (RippleKernels.cmake)
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
 #include "ripple/common.glsl"
 #if !defined(SCATTER_LAST)
