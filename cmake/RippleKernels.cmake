@@ -14,7 +14,8 @@
 #   4 storage buffers per stage): RIPPLE_GROUP_SIZE 128 (256 in the others) and RIPPLE_SMALL, which makes
 #   the params block a uniform buffer (glsl/include/ripple/common.glsl). No profile permutation, no D3D12
 #   form. The runtime takes it only where the variant it replaces exceeds a limit (runtime/device.cpp).
-#   SMALL_ONLY: the small-device forms alone (kernels that only the small-device plans use).
+#   SMALL_ONLY: the small-device forms alone (kernels that only the small-device plans use). Neither is
+#   built with -DRIPPLE_SMALL_DEVICE_KERNELS=OFF.
 # Every other variant is compiled with RIPPLE_GROUP_SIZE 256.
 #
 # With RIPPLE_PROFILE_KERNELS, each variant also gets its PROFILE permutation "<variant>.profile"
@@ -33,7 +34,10 @@ set_property(GLOBAL PROPERTY RIPPLE_ROUND_TRIP_LINES "")
 set_property(GLOBAL PROPERTY RIPPLE_ROUND_TRIP_OUTPUTS "")
 
 function(_ripple_kernel_variant name source suffix defines)
-    if(RIPPLE_KERNEL_SMALL)
+    if(RIPPLE_KERNEL_SMALL_ONLY AND NOT RIPPLE_SMALL_DEVICE_KERNELS)
+        return()
+    endif()
+    if(RIPPLE_KERNEL_SMALL AND RIPPLE_SMALL_DEVICE_KERNELS)
         set(small_defines "${defines}")
         if(NOT "MODE_fast" IN_LIST defines)
             list(APPEND small_defines RIPPLE_SMALL RIPPLE_GROUP_SIZE=128)

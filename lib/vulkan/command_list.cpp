@@ -50,8 +50,6 @@ void VulkanCommandList::copy(const detail::BufferRange& source, const detail::Bu
                                     static_cast<VulkanBuffer*>(destination.buffer)->buffer, 1, &region);
 }
 
-// Descriptor pools of an engine's command buffer have no completion to be reset at; they are kept until
-// the device goes (push descriptors, present on every current desktop driver, avoid them entirely).
 // An engine command buffer's descriptor pools have no completion to be reset at: they are kept until the
 // device goes. (Push descriptors, on every current desktop driver, need none.)
 VkDescriptorSet VulkanCommandList::allocateSet(const Pipeline& p, const kernels::KernelInfo& kernel) {

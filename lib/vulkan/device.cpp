@@ -382,11 +382,14 @@ Result<uint64_t> VulkanDevice::submitSlot(CommandSlot& slot, bool kept) {
 }
 
 namespace {
-// A kept command buffer and its pool; the pool goes with it.
+// A kept command buffer and its pool, with the descriptor pools its sets came from (devices without push
+// descriptors); they go with it.
 class VulkanRecording : public detail::BackendRecording {
   public:
     VulkanRecording(VulkanDevice& device, CommandSlot slot) : device_(device), slot_(slot) {}
     ~VulkanRecording() override {
+        for (VkDescriptorPool p : slot_.descriptorPools)
+            device_.table().vkDestroyDescriptorPool(device_.handle(), p, nullptr);
         device_.table().vkDestroyCommandPool(device_.handle(), slot_.pool, nullptr);
     }
     CommandSlot& slot() { return slot_; }
@@ -398,10 +401,7 @@ class VulkanRecording : public detail::BackendRecording {
 } // namespace
 
 Result<std::unique_ptr<detail::BackendCommandList>> VulkanDevice::beginRecording() {
-    // Descriptor sets from pools would have to live as long as the recording: kept recordings need push
-    // descriptors (every current desktop driver, lavapipe).
-    if (!adapter_.features.pushDescriptors)
-        return Status(StatusCode::Unsupported, "kept recordings need VK_KHR_push_descriptor");
+    // Without push descriptors, the sets come from pools of the recording's own, destroyed with it.
     if (lost_) return Status(StatusCode::DeviceLost, "the device was lost");
     CommandSlot slot;
     if (Status s = makeCommandBuffer(slot, 0); !s) return s;

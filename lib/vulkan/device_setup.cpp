@@ -59,10 +59,7 @@ Result<std::unique_ptr<detail::BackendDevice>> VulkanDevice::create(const Device
     dev->physical_ = physical[index];
     dev->adapter_ = dev->instance_->describe(static_cast<uint32_t>(index));
     // An emulated profile narrows what is enabled below, as a device of that class would (profiles.hpp).
-    std::string profile = options.profile;
-    if (const char* env = std::getenv("RIPPLE_DEVICE_PROFILE"); profile.empty() && env) profile = env;
-    if (!profile.empty())
-        if (Status s = applyProfile(profile, dev->adapter_); !s) return s;
+    if (Status s = applyProfileOption(options, dev->adapter_); !s) return s;
     if (fenceTicketsForTests()) dev->adapter_.features.timelineSemaphore = false;
     const AdapterFeatures& f = dev->adapter_.features;
 
@@ -261,6 +258,7 @@ Result<std::unique_ptr<VulkanDevice>> VulkanDevice::adopt(const AdoptedHandles& 
     f.fullSubgroups &= e.fullSubgroups && f.subgroups;
     f.timelineSemaphore &= e.timelineSemaphore; // else tickets are fences
     f.profiling &= e.profiling;
+    if (Status s = applyProfileOption(options, dev->adapter_); !s) return s;
     dev->device_ = h.device;
     dev->ownsDevice_ = false;
     dev->queue_ = h.queue;

@@ -5,6 +5,7 @@
 #include "vulkan/profiles.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 #include <utility>
 
@@ -121,6 +122,12 @@ Status applyProfile(const std::string& name, AdapterInfo& adapter) {
     adapter.apiVersion = std::min(adapter.apiVersion, p->apiVersion);
     adapter.name += " as profile " + name;
     return {};
+}
+
+Status applyProfileOption(const DeviceOptions& options, AdapterInfo& adapter) {
+    std::string profile = options.profile;
+    if (const char* env = std::getenv("RIPPLE_DEVICE_PROFILE"); profile.empty() && env) profile = env;
+    return profile.empty() ? Status() : applyProfile(profile, adapter);
 }
 
 } // namespace ripple::vk

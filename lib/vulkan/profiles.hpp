@@ -14,6 +14,10 @@ namespace ripple::vk {
 // larger; Vulkan version: the lower). InvalidArgument naming the known profiles for an unknown name.
 Status applyProfile(const std::string& name, AdapterInfo& adapter);
 
+// Applies DeviceOptions::profile, or when it is empty the RIPPLE_DEVICE_PROFILE environment variable (tests,
+// ripple-run), if either names one; to ripple's own devices and to an engine's adopted ones alike.
+Status applyProfileOption(const DeviceOptions& options, AdapterInfo& adapter);
+
 // The known profiles' names, comma-separated.
 std::string profileNames();
 

@@ -275,6 +275,18 @@ int listDevices() {
         std::printf("   kernels: %s%s\n",
                     scans ? "fast (subgroup scans with full subgroups" : "portable scans (shared memory",
                     f.storage8 && f.storage16 ? ", native 8/16-bit storage)" : ", 32-bit words)");
+        // The strategies: ripple's full-size kernels take up to 512 invocations, 27,920 bytes of shared memory
+        // and 7 storage buffers (docs/ARCHITECTURE.md); below those, the small-device variants take over.
+        const bool all = f.maxComputeWorkGroupInvocations >= 512 && f.maxComputeWorkGroupSize[0] >= 512 &&
+                         f.maxComputeSharedMemorySize >= 27920 && f.maxPerStageDescriptorStorageBuffers >= 7;
+        const bool fullSize = f.maxComputeWorkGroupInvocations >= 256 && f.maxComputeWorkGroupSize[0] >= 256 &&
+                              f.maxPerStageDescriptorStorageBuffers >= 7;
+        std::printf("   strategies: %s\n",
+                    all        ? "all"
+                    : fullSize ? "those whose kernels fit; the others planned again with small-device variants"
+                               : "small-device variants (128 invocations, params in a uniform buffer): TopK as "
+                                 "tiles and merges, the scatters as element passes, the deterministic sort's "
+                                 "scatter in two dispatches");
         if (!opened.empty()) std::printf("%s\n", opened.c_str() + 1);
     }
     return kOk;

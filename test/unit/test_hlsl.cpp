@@ -23,10 +23,21 @@ TEST_CASE("Every portable kernel variant has HLSL whose registers match its Vulk
         const KernelInfo& k = kKernels[i];
         INFO(k.name);
         const RoundTripKernel* rt = findRoundTrip(kHlslRoundTripTable, k.name);
-        if (k.features != 0) {
-            // Needs a device feature: the D3D12 path uses the portable variant.
+        bool uniformParams = false;
+        for (uint32_t b = 0; b < k.bindingCount; ++b) uniformParams = uniformParams || k.bindings[b].uniform;
+        if (k.features != 0 || uniformParams) {
+            // Needs a device feature: the D3D12 path uses the portable variant. A small-device variant
+            // (uniform params, glsl/include/ripple/common.glsl): every D3D12 device takes the full-size one.
             CHECK(rt == nullptr);
             CHECK(k.hlsl == nullptr);
+            if (uniformParams) {
+                const std::string name = k.name;
+                CHECK(name.size() > 6);
+                CHECK(name.substr(name.size() - 6) == ".small");
+                CHECK(k.localSize[0] * k.localSize[1] * k.localSize[2] <= 128);
+                CHECK(k.bindings[0].binding == 0);
+                CHECK(k.bindings[0].uniform);
+            }
             continue;
         }
         REQUIRE(rt != nullptr);
