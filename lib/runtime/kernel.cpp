@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Users' kernels (include/ripple/kernel.hpp): compiled from a KernelSource into a pipeline, recorded through
 // the recorder's level planner like an operator's dispatches.
+#include "kernels/spirv_interface.hpp"
 #include "kernels/spirv_shared.hpp"
 #include "runtime/objects.hpp"
 #include "runtime/recorder_impl.hpp"
@@ -10,6 +11,75 @@
 #include <cstring>
 
 namespace ripple {
+namespace {
+
+// The KernelSource struct against its own SPIR-V (kernels/spirv_interface.hpp): a struct that disagrees would
+// have ripple bind, push or size something other than what the kernel reads and writes, which a driver
+// may answer with a crash or a lost device. InvalidArgument naming the field.
+Status checkAgainstSpirv(const KernelSource& s, const std::vector<uint32_t>& words) {
+    const std::string name = std::string("compile: kernel ") + s.Name;
+    const kernels::SpirvInterface spv = kernels::readSpirvInterface(words.data(), words.size());
+    if (!spv.error.empty()) return Status(StatusCode::InvalidArgument, name + "'s SPIR-V: " + spv.error);
+    if (spv.entryPoints != 1)
+        return Status(StatusCode::InvalidArgument, name + "'s SPIR-V has " + std::to_string(spv.entryPoints) +
+                                                       " compute entry points; exactly one is supported");
+    if (spv.localSizeFromConstants)
+        return Status(StatusCode::InvalidArgument,
+                      name + "'s SPIR-V sets its workgroup size by specialization constants, which ripple "
+                             "never sets; give local_size_x/y/z as numbers");
+    auto triple = [](const uint32_t* v) {
+        return std::to_string(v[0]) + "x" + std::to_string(v[1]) + "x" + std::to_string(v[2]);
+    };
+    for (int i = 0; i < 3; ++i)
+        if (s.LocalSize[i] != spv.localSize[i])
+            return Status(StatusCode::InvalidArgument, name + ": KernelSource::LocalSize (" + triple(s.LocalSize) +
+                                                           ") disagrees with its SPIR-V's (" +
+                                                           triple(spv.localSize) + ")");
+    if (spv.pushConstantBlocks > 1 || s.PushConstantBytes != spv.pushConstantBytes)
+        return Status(StatusCode::InvalidArgument,
+                      name + ": KernelSource::PushConstantBytes (" + std::to_string(s.PushConstantBytes) +
+                          ") disagrees with its SPIR-V's push-constant block (" +
+                          std::to_string(spv.pushConstantBytes) + " bytes)");
+    for (const kernels::SpirvBinding& b : spv.bindings)
+        if (b.other || b.uniform || b.set != 0)
+            return Status(StatusCode::InvalidArgument,
+                          name + "'s SPIR-V declares binding " + std::to_string(b.binding) + " in set " +
+                              std::to_string(b.set) +
+                              (b.other ? " that is not a buffer" : b.uniform ? " as a uniform buffer" : "") +
+                              "; ripple binds storage buffers in descriptor set 0 only");
+    if (s.BindingCount != spv.bindings.size())
+        return Status(StatusCode::InvalidArgument, name + ": KernelSource::BindingCount (" +
+                                                       std::to_string(s.BindingCount) +
+                                                       ") disagrees with its SPIR-V's " +
+                                                       std::to_string(spv.bindings.size()) + " storage buffers");
+    for (uint32_t i = 0; i < s.BindingCount; ++i) {
+        const KernelBindingInfo& b = s.Bindings[i];
+        const std::string field = name + ": KernelSource::Bindings[" + std::to_string(i) + "]";
+        if (i > 0 && b.Binding <= s.Bindings[i - 1].Binding)
+            return Status(StatusCode::InvalidArgument,
+                          field + ".Binding (" + std::to_string(b.Binding) +
+                              ") must be greater than the one before: Bindings are sorted, without repeats");
+        const kernels::SpirvBinding* match = nullptr;
+        for (const kernels::SpirvBinding& d : spv.bindings)
+            if (d.binding == b.Binding) match = &d;
+        if (!match)
+            return Status(StatusCode::InvalidArgument, field + ".Binding (" + std::to_string(b.Binding) +
+                                                           ") is no storage buffer of its SPIR-V");
+        // Read where the SPIR-V may write would hide its writes from the recorder's barriers. (The other
+        // way round only costs a barrier; HLSL's RW buffers carry no NonReadable, so Write is not checked.)
+        if (b.Access == BindingAccess::Read && !match->readOnly)
+            return Status(StatusCode::InvalidArgument,
+                          field + ".Access (Read) disagrees with its SPIR-V, which may write binding " +
+                              std::to_string(b.Binding) + " (no NonWritable decoration)");
+    }
+    if (const uint32_t undeclared = spv.features & ~s.Features)
+        return Status(StatusCode::InvalidArgument, name + ": KernelSource::Features lacks " +
+                                                       detail::featureNames(undeclared) +
+                                                       ", which its SPIR-V's capabilities need");
+    return {};
+}
+
+} // namespace
 
 Kernel::Kernel(Kernel&&) noexcept = default;
 Kernel& Kernel::operator=(Kernel&&) noexcept = default;
@@ -61,6 +131,7 @@ Result<Kernel> Device::compile(const KernelDesc& desc) {
     if (!kernels::unpackSpirv(info.spirv, words))
         return Status(StatusCode::InvalidArgument,
                       "compile: kernel " + name + "'s packed SPIR-V is malformed");
+    if (Status st = checkAgainstSpirv(*s, words); !st) return st;
     info.sharedBytes = kernels::workgroupBytes(words.data(), words.size());
     if (std::string limit = detail::exceededLimit(info, impl_->backend->adapter().features); !limit.empty())
         return Status(StatusCode::Unsupported, "compile: kernel " + name + " exceeds " + limit + " of " +

@@ -165,3 +165,43 @@ TEST_CASE("Misusing a user kernel gives InvalidArgument naming the kernel and th
     CHECK(rec->statistics().dispatches == 0); // nothing was recorded
     CHECK(attempt(good).ok());
 }
+
+TEST_CASE("A KernelSource that disagrees with its SPIR-V is refused, naming the field (issue 41)",
+          "[user_kernel][gpu]") {
+    Device& dev = rt::device();
+    // advect.d2: LocalSize 64x1x1, 8 bytes of push constants, bindings 0 (read-write), 1 (read), 2 (write).
+    const KernelSource& good = test_kernels::advect_d2;
+    REQUIRE(good.PushConstantBytes == 8);
+    REQUIRE(good.BindingCount == 3);
+    REQUIRE(dev.compile(KernelDesc{&good}).ok());
+    struct Case {
+        const char* what;
+        void (*change)(KernelSource&);
+        const char* field;
+    };
+    const Case cases[] = {
+        {"no push constants where the SPIR-V has 8 bytes", [](KernelSource& k) { k.PushConstantBytes = 0; },
+         "PushConstantBytes (0)"},
+        {"more push-constant bytes than the SPIR-V's", [](KernelSource& k) { k.PushConstantBytes = 12; },
+         "PushConstantBytes (12)"},
+        {"a binding left out", [](KernelSource& k) { k.BindingCount = 2; }, "BindingCount (2)"},
+        {"a binding renumbered", [](KernelSource& k) { k.Bindings[2].Binding = 7; }, "Bindings[2].Binding (7)"},
+        {"a binding number of 4,000,000,000", [](KernelSource& k) { k.Bindings[2].Binding = 4000000000u; },
+         "Bindings[2].Binding (4000000000)"},
+        {"bindings out of order", [](KernelSource& k) { std::swap(k.Bindings[0], k.Bindings[1]); },
+         "Bindings[1].Binding (0)"},
+        {"a written binding claimed read-only", [](KernelSource& k) { k.Bindings[0].Access = BindingAccess::Read; },
+         "Bindings[0].Access (Read)"},
+        {"another workgroup size", [](KernelSource& k) { k.LocalSize[0] = 32; }, "LocalSize (32x1x1)"},
+        {"SPIR-V cut short", [](KernelSource& k) { k.SpirvWords = 40; }, "advect.d2"},
+    };
+    for (const Case& c : cases) {
+        INFO(c.what);
+        KernelSource broken = good;
+        c.change(broken);
+        const Status s = dev.compile(KernelDesc{&broken}).status();
+        CHECK(s.code() == StatusCode::InvalidArgument);
+        CHECK_THAT(s.message(), Catch::Contains("advect.d2") && Catch::Contains(c.field));
+    }
+    CHECK(dev.validationMessageCount() == 0);
+}
