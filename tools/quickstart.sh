@@ -30,7 +30,11 @@ fi
 [[ $what == deps ]] && exit 0
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DRIPPLE_D3D12=ON  # ON: also test the D3D12 back-end on vkd3d
-cmake --build build
+if [[ $what == demo ]]; then
+    cmake --build build --target ripple-run # the library, its kernels and ripple-run: nothing else
+else
+    cmake --build build
+fi
 
 # lavapipe, so the result is the same on every machine; remove this line to use your GPU.
 export VK_DRIVER_FILES=${VK_DRIVER_FILES:-/usr/share/vulkan/icd.d/lvp_icd.x86_64.json}
