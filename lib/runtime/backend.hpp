@@ -71,6 +71,7 @@ class BackendDevice {
     // Driver memory allocations live now, and how many were ever made (tests: sub-allocation).
     struct MemoryCounts {
         uint64_t live = 0, made = 0;
+        uint64_t freeRanges = 0; // free ranges inside shared blocks: the sub-allocator's fragmentation
     };
     virtual MemoryCounts memoryCounts() const { return {}; }
     virtual void setLabel(BackendBuffer& buffer, const std::string& label) = 0;

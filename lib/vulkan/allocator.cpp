@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
-// First-fit sub-allocation in 64 MiB blocks with coalescing free lists (allocator.hpp says why). One empty
-// block per memory type is kept for the next request; other empty blocks go back to the driver.
+// Best-fit sub-allocation in 64 MiB blocks with coalescing free ranges (allocator.hpp says why), each
+// allocation and release O(log n) in the free ranges of a block: ranges by offset (for coalescing) and by
+// size (for the search). Sizes are rounded up to the alignment, so small buffers leave no unusable gaps
+// (first fit over a plain list left one per 16-byte buffer: 40,000 live buffers took 19 s, issue 41). One
+// empty block per memory type is kept for the next request; other empty blocks go back to the driver.
 #include "vulkan/allocator.hpp"
 
 namespace ripple::vk {
@@ -40,28 +43,49 @@ void MemoryAllocator::freeMemory(VkDeviceMemory memory, bool hostVisible) {
     t_->vkFreeMemory(device_, memory, nullptr);
 }
 
+void MemoryAllocator::addFree(Block& b, uint64_t offset, uint64_t size) {
+    b.free.emplace(offset, size);
+    b.bySize.emplace(size, offset);
+    ++stats_.freeRanges;
+}
+
+void MemoryAllocator::eraseFree(Block& b, std::map<uint64_t, uint64_t>::iterator range) {
+    b.bySize.erase({range->second, range->first});
+    b.free.erase(range);
+    --stats_.freeRanges;
+}
+
 bool MemoryAllocator::carve(Block& b, uint64_t size, uint64_t alignment, uint64_t* offset) {
-    for (auto it = b.free.begin(); it != b.free.end(); ++it) {
-        const uint64_t start = (it->first + alignment - 1) / alignment * alignment;
-        const uint64_t end = it->first + it->second;
-        if (start > end || end - start < size) continue;
-        const uint64_t before = start - it->first, after = end - (start + size);
-        const uint64_t freeStart = it->first;
-        b.free.erase(it);
-        if (before) b.free.emplace(freeStart, before);
-        if (after) b.free.emplace(start + size, after);
-        *offset = start;
-        return true;
+    // The smallest ranges of at least `size` first (a few, for their aligned start), then the smallest one
+    // that fits whatever its start: O(log n).
+    auto fits = [&](const std::pair<uint64_t, uint64_t>& r, uint64_t* start) {
+        *start = (r.second + alignment - 1) / alignment * alignment;
+        return *start >= r.second && *start - r.second <= r.first && r.first - (*start - r.second) >= size;
+    };
+    uint64_t start = 0;
+    auto it = b.bySize.lower_bound({size, 0});
+    for (int tries = 0; it != b.bySize.end() && tries < 4 && !fits(*it, &start); ++tries) ++it;
+    if (it == b.bySize.end() || !fits(*it, &start)) {
+        if (size > UINT64_MAX - alignment) return false;
+        it = b.bySize.lower_bound({size + alignment - 1, 0});
+        if (it == b.bySize.end() || !fits(*it, &start)) return false;
     }
-    return false;
+    const uint64_t rangeStart = it->second, rangeSize = it->first;
+    eraseFree(b, b.free.find(rangeStart));
+    if (start > rangeStart) addFree(b, rangeStart, start - rangeStart);
+    if (rangeStart + rangeSize > start + size) addFree(b, start + size, rangeStart + rangeSize - (start + size));
+    *offset = start;
+    return true;
 }
 
 Result<Allocation> MemoryAllocator::allocate(const VkMemoryRequirements& req, uint32_t type,
                                              bool hostVisible) {
     std::lock_guard<std::mutex> lock(mutex_);
     Allocation a;
-    a.size = req.size;
     const uint64_t alignment = req.alignment ? req.alignment : 1;
+    if (req.size > UINT64_MAX - alignment)
+        return Status(StatusCode::OutOfMemory, "vkAllocateMemory: " + std::to_string(req.size) + " bytes");
+    a.size = (req.size + alignment - 1) / alignment * alignment; // no gap a later request cannot use
     if (req.size > blockBytes_ / 2) {
         auto memory = allocateMemory(req.size, type, hostVisible, &a.mapped);
         if (!memory) return memory.status();
@@ -72,10 +96,10 @@ Result<Allocation> MemoryAllocator::allocate(const VkMemoryRequirements& req, ui
     for (uint32_t i = 0; i < blocks_.size(); ++i) {
         Block* b = blocks_[i].get();
         if (!b || b->type != type || b->hostVisible != hostVisible) continue;
-        if (carve(*b, req.size, alignment, &a.offset)) {
+        if (carve(*b, a.size, alignment, &a.offset)) {
             a.memory = b->memory, a.block = i, ++b->live;
             if (b->mapped) a.mapped = static_cast<char*>(b->mapped) + a.offset;
-            ++stats_.live, stats_.usedBytes += req.size;
+            ++stats_.live, stats_.usedBytes += a.size;
             return a;
         }
     }
@@ -86,8 +110,8 @@ Result<Allocation> MemoryAllocator::allocate(const VkMemoryRequirements& req, ui
     block->type = type;
     block->hostVisible = hostVisible;
     block->size = blockBytes_;
-    block->free.emplace(0, blockBytes_);
-    carve(*block, req.size, alignment, &a.offset); // offset 0: always fits
+    addFree(*block, 0, blockBytes_);
+    carve(*block, a.size, alignment, &a.offset); // offset 0: always fits
     block->live = 1;
     a.memory = block->memory;
     if (block->mapped) a.mapped = static_cast<char*>(block->mapped) + a.offset;
@@ -96,7 +120,7 @@ Result<Allocation> MemoryAllocator::allocate(const VkMemoryRequirements& req, ui
     if (index == blocks_.size()) blocks_.emplace_back();
     blocks_[index] = std::move(block);
     a.block = index;
-    ++stats_.blocks, ++stats_.live, stats_.blockBytes += blockBytes_, stats_.usedBytes += req.size;
+    ++stats_.blocks, ++stats_.live, stats_.blockBytes += blockBytes_, stats_.usedBytes += a.size;
     return a;
 }
 
@@ -113,17 +137,17 @@ void MemoryAllocator::release(const Allocation& a) {
     uint64_t start = a.offset, size = a.size;
     if (next != b.free.begin()) { // merge with the free range before
         auto prev = std::prev(next);
-        if (prev->first + prev->second == start)
-            start = prev->first, size += prev->second, b.free.erase(prev);
+        if (prev->first + prev->second == start) start = prev->first, size += prev->second, eraseFree(b, prev);
     }
-    if (next != b.free.end() && start + size == next->first) size += next->second, b.free.erase(next);
-    b.free.emplace(start, size);
+    if (next != b.free.end() && start + size == next->first) size += next->second, eraseFree(b, next);
+    addFree(b, start, size);
     --b.live, --stats_.live, stats_.usedBytes -= a.size;
     if (b.live) return;
     // An empty block: keep it if it is the only empty one of its kind, else give it back.
     for (uint32_t i = 0; i < blocks_.size(); ++i) {
         const Block* o = blocks_[i].get();
         if (i != a.block && o && !o->live && o->type == b.type && o->hostVisible == b.hostVisible) {
+            stats_.freeRanges -= b.free.size();
             freeMemory(b.memory, b.hostVisible);
             blocks_[a.block].reset();
             --stats_.blocks, stats_.blockBytes -= blockBytes_;

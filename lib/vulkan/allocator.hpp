@@ -11,6 +11,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
+#include <utility>
 #include <vector>
 
 namespace ripple::vk {
@@ -29,6 +31,7 @@ struct AllocatorStatistics {
     uint32_t live = 0;          // sub-allocations in use
     uint64_t blockBytes = 0;    // bytes in blocks
     uint64_t usedBytes = 0;     // bytes of blocks in use (with alignment padding)
+    uint64_t freeRanges = 0;    // free ranges in blocks: fragmentation (each allocation costs O(log) of it)
     uint64_t vkAllocations = 0; // vkAllocateMemory calls so far
 };
 
@@ -50,12 +53,15 @@ class MemoryAllocator {
         bool hostVisible = false;
         uint64_t size = 0;
         void* mapped = nullptr;
-        std::map<uint64_t, uint64_t> free; // offset -> size, coalesced
+        std::map<uint64_t, uint64_t> free;                 // offset -> size, coalesced
+        std::set<std::pair<uint64_t, uint64_t>> bySize;     // (size, offset) of the same ranges: best fit
         uint32_t live = 0;
     };
     Result<VkDeviceMemory> allocateMemory(uint64_t size, uint32_t type, bool hostVisible, void** mapped);
     void freeMemory(VkDeviceMemory memory, bool hostVisible);
-    static bool carve(Block& b, uint64_t size, uint64_t alignment, uint64_t* offset);
+    bool carve(Block& b, uint64_t size, uint64_t alignment, uint64_t* offset);
+    void addFree(Block& b, uint64_t offset, uint64_t size);
+    void eraseFree(Block& b, std::map<uint64_t, uint64_t>::iterator range);
 
     VkDevice device_ = VK_NULL_HANDLE;
     const VolkDeviceTable* t_ = nullptr;

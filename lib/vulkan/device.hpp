@@ -105,7 +105,7 @@ class VulkanDevice : public detail::BackendDevice {
     Result<std::vector<uint8_t>> pipelineCacheData() override;
     MemoryCounts memoryCounts() const override {
         const AllocatorStatistics a = allocator_->statistics();
-        return {a.blocks + a.dedicated, a.vkAllocations};
+        return {a.blocks + a.dedicated, a.vkAllocations, a.freeRanges};
     }
     void setLabel(detail::BackendBuffer& buffer, const std::string& label) override;
     Result<std::unique_ptr<detail::BackendCommandList>> beginCommands(uint32_t timestampSlots) override;
