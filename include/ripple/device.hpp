@@ -131,8 +131,10 @@ struct DeviceOptions {
     LogCallback log; ///< where messages go; default: warnings and errors to stderr
     KernelPreference kernels = KernelPreference::Auto; ///< kernel variants to use
     /// Bytes from an earlier Device::pipelineCacheData() to start the pipeline cache with, so pipelines
-    /// compile faster. Data from another adapter, driver version or a corrupt file is ignored, with a
-    /// warning to `log` (its header's vendor, device and pipelineCacheUUID must match the adapter's).
+    /// compile faster. ripple checks them before any reaches the driver: its own header (magic, version,
+    /// backend, size and a hash of the data) must check out, then the backend's (Vulkan: vendor, device
+    /// and pipelineCacheUUID must match the adapter's). Damaged data (a cache file cut short or corrupted
+    /// on disk), data that is not ripple's, or another adapter's, is ignored with a warning to `log`.
     std::vector<uint8_t> pipelineCacheData;
     /// How long Device::wait (and execute) polls the ticket, in microseconds, before it blocks in the
     /// driver. Polling (the ticket's counter read; after the first millisecond, std::this_thread::yield
@@ -229,9 +231,10 @@ class RIPPLE_API Device {
     /// minStorageBufferOffsetAlignment); 16 is DirectML's DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT. 16 for an
     /// empty Device.
     uint64_t bindingAlignment() const;
-    /// @return the pipeline cache's bytes (Vulkan's VkPipelineCache data, with its header naming vendor,
-    /// device and pipelineCacheUUID; on D3D12 the compiled bytecode and the adapter's name), to save and
-    /// pass back through DeviceOptions::pipelineCacheData next time.
+    /// @return the pipeline cache's bytes, to save and pass back through DeviceOptions::pipelineCacheData
+    /// next time: a 64-byte header of ripple's ("RPLCACHE", version, backend, size, a hash of the data,
+    /// vendor, device and pipelineCacheUUID; lib/runtime/cache_blob.hpp), then the backend's data
+    /// (Vulkan's VkPipelineCache data; on D3D12 the compiled bytecode and the adapter's name).
     Result<std::vector<uint8_t>> pipelineCacheData() const;
     /// @return the validation-layer messages of severity warning or error seen so far (0 unless
     /// DeviceOptions::validation is on, and for an empty Device).

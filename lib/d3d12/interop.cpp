@@ -3,6 +3,7 @@
 // recording into its command lists.
 #include "d3d12/device.hpp" // first: d3d12_api.hpp's switches precede the D3D12 headers
 #include "ripple/interop/d3d12.hpp"
+#include "runtime/cache_blob.hpp"
 #include "runtime/recorder_impl.hpp"
 
 namespace ripple::interop {
@@ -17,7 +18,8 @@ d3d12::D3D12Device* d3d12Of(Device& device) {
 
 Result<Device> adoptD3D12Device(const D3D12DeviceDesc& desc, const DeviceOptions& options) {
     auto backend =
-        d3d12::D3D12Device::adopt(desc.device, desc.queue, desc.lockQueue, desc.unlockQueue, options);
+        d3d12::D3D12Device::adopt(desc.device, desc.queue, desc.lockQueue, desc.unlockQueue,
+                                  detail::withCheckedCacheData(options, Backend::D3D12));
     if (!backend) return backend.status();
     return detail::makeDevice(std::move(backend.value()), options);
 }

@@ -4,6 +4,7 @@
 #include "core/planners.hpp"
 #include "core/shape.hpp"
 #include "kernels/round_trip.hpp"
+#include "runtime/cache_blob.hpp"
 #include "runtime/objects.hpp"
 #include "runtime/replay.hpp"
 
@@ -326,9 +327,11 @@ Result<Device> Device::create(const DeviceOptions& options) {
     if (options.kernels != KernelPreference::Auto && options.kernels != KernelPreference::Portable)
         return Status(StatusCode::InvalidArgument,
                       "Device::create: DeviceOptions::kernels is not a KernelPreference");
+    // Only cache data that checks out reaches a driver (runtime/cache_blob.hpp).
+    const DeviceOptions checked = detail::withCheckedCacheData(options, options.backend);
     if (options.backend == Backend::D3D12) {
 #if defined(RIPPLE_HAS_D3D12)
-        auto backend = detail::createD3D12Device(options);
+        auto backend = detail::createD3D12Device(checked);
         if (!backend) return backend.status();
         return detail::makeDevice(std::move(backend.value()), options);
 #else
@@ -336,7 +339,7 @@ Result<Device> Device::create(const DeviceOptions& options) {
                       "Device::create: this ripple was built without D3D12 (RIPPLE_D3D12)");
 #endif
     }
-    auto backend = detail::createVulkanDevice(options);
+    auto backend = detail::createVulkanDevice(checked);
     if (!backend) return backend.status();
     return detail::makeDevice(std::move(backend.value()), options);
 }
@@ -350,7 +353,9 @@ uint64_t Device::bindingAlignment() const {
 }
 Result<std::vector<uint8_t>> Device::pipelineCacheData() const {
     if (!impl_) return Status(StatusCode::InvalidArgument, "pipelineCacheData: the Device is empty");
-    return impl_->backend->pipelineCacheData();
+    auto data = impl_->backend->pipelineCacheData();
+    if (!data) return data.status();
+    return detail::wrapCacheData(data.value(), impl_->backend->adapter());
 }
 uint32_t Device::validationMessageCount() const {
     return impl_ ? impl_->backend->validationMessages() : 0;

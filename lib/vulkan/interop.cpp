@@ -2,6 +2,7 @@
 // include/ripple/interop/vulkan.hpp: a ripple Device on an engine's Vulkan objects, its buffers, and
 // recording into its command buffers.
 #include "ripple/interop/vulkan.hpp"
+#include "runtime/cache_blob.hpp"
 #include "runtime/recorder_impl.hpp"
 #include "vulkan/device.hpp"
 
@@ -27,7 +28,7 @@ Result<Device> adoptVulkanDevice(const VulkanDeviceDesc& desc, const DeviceOptio
     h.debugUtils = desc.debugUtilsEnabled;
     h.lockQueue = desc.lockQueue;
     h.unlockQueue = desc.unlockQueue;
-    auto backend = vk::VulkanDevice::adopt(h, options);
+    auto backend = vk::VulkanDevice::adopt(h, detail::withCheckedCacheData(options, Backend::Vulkan));
     if (!backend) return backend.status();
     return detail::makeDevice(std::move(backend.value()), options);
 }
