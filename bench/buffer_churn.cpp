@@ -37,10 +37,14 @@ int main(int argc, char** argv) {
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string a = argv[i];
         const unsigned long long v = std::strtoull(argv[i + 1], nullptr, 10);
-        if (a == "--max") most = v;
-        else if (a == "--bytes") bytes = v;
-        else if (a == "--device") options.adapterIndex = static_cast<int>(v);
-        else return std::fprintf(stderr, "usage: ripple-buffer-churn [--max N] [--bytes B] [--device I]\n"), 2;
+        if (a == "--max")
+            most = v;
+        else if (a == "--bytes")
+            bytes = v;
+        else if (a == "--device")
+            options.adapterIndex = static_cast<int>(v);
+        else
+            return std::fprintf(stderr, "usage: ripple-buffer-churn [--max N] [--bytes B] [--device I]\n"), 2;
     }
     auto dev = ripple::Device::create(options);
     if (!dev) return std::fprintf(stderr, "%s\n", dev.status().message().c_str()), 1;
@@ -55,7 +59,8 @@ int main(int argc, char** argv) {
         auto start = std::chrono::steady_clock::now();
         for (uint64_t i = 0; i < n; ++i) {
             auto b = dev->createBuffer(bytes);
-            if (!b) return std::fprintf(stderr, "buffer %" PRIu64 ": %s\n", i, b.status().message().c_str()), 1;
+            if (!b)
+                return std::fprintf(stderr, "buffer %" PRIu64 ": %s\n", i, b.status().message().c_str()), 1;
             buffers.push_back(std::move(b.value()));
         }
         const double create = seconds(start);

@@ -5,7 +5,8 @@
 #      a lavapipe subset of the operator tests, the conformance cases and ripple-run's error contracts (its
 #      hostile-invocation generator included) through a sanitized ripple-run. Leaks are reported for ripple's
 #      own frames; test/sanitizers/lsan.supp names only driver modules.
-#   2. libFuzzer: the .npy reader and operator validation, each for FUZZ_SECONDS (default 60) from its seed
+#   2. libFuzzer: the .npy reader, operator validation, users' KernelSources and pipeline-cache data, each for
+#      FUZZ_SECONDS (default 60) from its seed
 #      corpus in test/fuzz/corpus (new inputs go to a scratch folder; a crash's input is printed and kept in
 #      build-sanitize/fuzz-crashes for adding to the corpus).
 #   3. TSan build: the recorder tests, recorders on several threads at once included.
@@ -43,7 +44,8 @@ step "1. ASan + UBSan + LSan build (Clang)"
 CC=clang CXX=clang++ cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIPPLE_BUILD_BENCH=OFF \
     -DRIPPLE_BUILD_FUZZERS=ON "-DCMAKE_C_FLAGS=$san -fsanitize=fuzzer-no-link" \
     "-DCMAKE_CXX_FLAGS=$san -fsanitize=fuzzer-no-link" >/dev/null
-cmake --build build-sanitize --target ripple-unit-tests ripple-ops-tests ripple-run ripple-fuzz-npy ripple-fuzz-validation
+cmake --build build-sanitize --target ripple-unit-tests ripple-ops-tests ripple-run ripple-fuzz-npy ripple-fuzz-validation \
+    ripple-fuzz-kernel-source ripple-fuzz-cache
 
 step "1. ASan + UBSan + LSan: unit, device, recorder, fault injection, kept recordings, scatter tests; conformance; ripple-run"
 build-sanitize/test/ripple-unit-tests
@@ -62,7 +64,7 @@ unset LD_PRELOAD
 step "2. libFuzzer, ${FUZZ_SECONDS} s per target"
 crashes=$root/build-sanitize/fuzz-crashes
 mkdir -p "$crashes"
-for target in npy validation; do
+for target in npy validation kernel-source cache; do
     scratch=$(mktemp -d)
     # Inputs are at most 4 KiB: no allocation of 64 MiB is ever justified (-malloc_limit_mb).
     build-sanitize/test/fuzz/ripple-fuzz-$target -max_total_time="$FUZZ_SECONDS" -max_len=4096 -malloc_limit_mb=64 -print_final_stats=1 \

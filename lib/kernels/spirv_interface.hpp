@@ -78,11 +78,11 @@ inline SpirvInterface readSpirvInterface(const uint32_t* words, size_t count) {
         return out;
     }
     struct Type {
-        uint32_t op = 0, a = 0, b = 0;   // OpType*: its operands (component type / count, pointee, ...)
+        uint32_t op = 0, a = 0, b = 0; // OpType*: its operands (component type / count, pointee, ...)
         std::vector<uint32_t> members; // OpTypeStruct
     };
     std::unordered_map<uint32_t, Type> types;
-    std::unordered_map<uint32_t, uint32_t> constants;         // OpConstant: low word
+    std::unordered_map<uint32_t, uint32_t> constants;          // OpConstant: low word
     std::unordered_map<uint32_t, std::vector<uint32_t>> comps; // OpConstantComposite
     std::unordered_map<uint32_t, bool> specConstants;
     struct Decorations {
@@ -107,11 +107,12 @@ inline SpirvInterface readSpirvInterface(const uint32_t* words, size_t count) {
         case 17: // OpCapability
             if (n >= 2) out.features |= capabilityFeature(w[1]);
             break;
-        case 15: // OpEntryPoint
+        case 15:                                        // OpEntryPoint
             if (n >= 3 && w[1] == 5) ++out.entryPoints; // GLCompute
             break;
         case 16: // OpExecutionMode
-            if (n >= 6 && w[2] == 17) out.localSize[0] = w[3], out.localSize[1] = w[4], out.localSize[2] = w[5];
+            if (n >= 6 && w[2] == 17)
+                out.localSize[0] = w[3], out.localSize[1] = w[4], out.localSize[2] = w[5];
             if (n >= 3 && w[2] == 38) out.localSizeFromConstants = true; // LocalSizeId
             break;
         case 331: // OpExecutionModeId
@@ -179,7 +180,8 @@ inline SpirvInterface readSpirvInterface(const uint32_t* words, size_t count) {
         if (specConstants.count(id)) {
             out.localSizeFromConstants = true;
         } else if (comps.count(id) && comps[id].size() == 3) {
-            for (int k = 0; k < 3; ++k) out.localSize[k] = constants.count(comps[id][k]) ? constants[comps[id][k]] : 0;
+            for (int k = 0; k < 3; ++k)
+                out.localSize[k] = constants.count(comps[id][k]) ? constants[comps[id][k]] : 0;
         }
     }
     // Sizes of explicitly laid-out types (push-constant blocks): offsets and strides from the decorations.
@@ -203,8 +205,10 @@ inline SpirvInterface readSpirvInterface(const uint32_t* words, size_t count) {
             break;
         }
         case 28: {
-            const uint64_t stride = deco.count(id) && deco[id].arrayStride >= 0 ? uint64_t(deco[id].arrayStride) : 0;
-            if (stride && constants.count(t.b)) size = stride * constants[t.b];
+            const uint64_t stride =
+                deco.count(id) && deco[id].arrayStride >= 0 ? uint64_t(deco[id].arrayStride) : 0;
+            if (stride && constants.count(t.b) && constants[t.b] <= UINT32_MAX / stride)
+                size = stride * constants[t.b]; // else unknown: no push-constant block is that large
             break;
         }
         case 30: {

@@ -22,7 +22,7 @@ inline uint32_t workgroupBytes(const uint32_t* words, size_t count) {
     std::unordered_map<uint32_t, uint32_t> pointee;   // Workgroup pointer type -> pointee type
     uint64_t total = 0;
     bool unknown = false;
-    auto alignUp = [](uint64_t v, uint64_t a) { return (v + a - 1) / a * a; };
+    auto alignUp = [](uint64_t v, uint64_t a) { return a ? (v + a - 1) / a * a : v; };
     for (size_t i = 5; i < count;) {
         const uint32_t n = words[i] >> 16, op = words[i] & 0xFFFFu;
         if (n == 0 || n > count - i) return UINT32_MAX;
@@ -33,11 +33,13 @@ inline uint32_t workgroupBytes(const uint32_t* words, size_t count) {
             break;
         case 21: // OpTypeInt
         case 22: // OpTypeFloat
-            if (n >= 3) types[w[1]] = {w[2] / 8u, w[2] / 8u};
+            // Widths of 8-64 bits only: a hostile module's width 0 would make an alignment of 0.
+            if (n >= 3 && (w[2] == 8 || w[2] == 16 || w[2] == 32 || w[2] == 64))
+                types[w[1]] = {w[2] / 8u, w[2] / 8u};
             break;
         case 23: // OpTypeVector
         case 24: // OpTypeMatrix
-            if (n >= 4 && types.count(w[2])) {
+            if (n >= 4 && types.count(w[2]) && w[3] >= 1 && w[3] <= 4) {
                 const Type e = types[w[2]];
                 const uint64_t c = w[3];
                 types[w[1]] = {e.size * c, e.align * (c == 3 ? 4 : c)};
@@ -46,7 +48,10 @@ inline uint32_t workgroupBytes(const uint32_t* words, size_t count) {
         case 28: // OpTypeArray
             if (n >= 4 && types.count(w[2]) && constants.count(w[3])) {
                 const Type e = types[w[2]];
-                types[w[1]] = {alignUp(e.size, e.align) * constants[w[3]], e.align};
+                // Saturated at 2^40 bytes, over every device's limit, so nested arrays cannot wrap around.
+                const uint64_t element = alignUp(e.size, e.align), huge = 1ull << 40;
+                const uint64_t length = constants[w[3]];
+                types[w[1]] = {element && length > huge / element ? huge : element * length, e.align};
             }
             break;
         case 30: { // OpTypeStruct

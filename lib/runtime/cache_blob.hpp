@@ -13,8 +13,8 @@
 //   40-47        zero
 //   48-63        its pipelineCacheUUID
 //   64-          the backend's data (Vulkan: vkGetPipelineCacheData's, with its own header checked again)
-// All little-endian. FNV-1a catches damage, not an attacker who rewrites the hash: a crafted body still reaches
-// the driver, as with any cache data.
+// All little-endian. FNV-1a catches damage, not an attacker who rewrites the hash: a crafted body still
+// reaches the driver, as with any cache data.
 #pragma once
 
 #include "ripple/device.hpp"

@@ -11,12 +11,11 @@
 #include <cstring>
 
 namespace ripple {
-namespace {
 
 // The KernelSource struct against its own SPIR-V (kernels/spirv_interface.hpp): a struct that disagrees would
 // have ripple bind, push or size something other than what the kernel reads and writes, which a driver
 // may answer with a crash or a lost device. InvalidArgument naming the field.
-Status checkAgainstSpirv(const KernelSource& s, const std::vector<uint32_t>& words) {
+Status detail::checkKernelSource(const KernelSource& s, const std::vector<uint32_t>& words) {
     const std::string name = std::string("compile: kernel ") + s.Name;
     const kernels::SpirvInterface spv = kernels::readSpirvInterface(words.data(), words.size());
     if (!spv.error.empty()) return Status(StatusCode::InvalidArgument, name + "'s SPIR-V: " + spv.error);
@@ -79,8 +78,6 @@ Status checkAgainstSpirv(const KernelSource& s, const std::vector<uint32_t>& wor
     return {};
 }
 
-} // namespace
-
 Kernel::Kernel(Kernel&&) noexcept = default;
 Kernel& Kernel::operator=(Kernel&&) noexcept = default;
 Kernel::~Kernel() = default;
@@ -131,7 +128,7 @@ Result<Kernel> Device::compile(const KernelDesc& desc) {
     if (!kernels::unpackSpirv(info.spirv, words))
         return Status(StatusCode::InvalidArgument,
                       "compile: kernel " + name + "'s packed SPIR-V is malformed");
-    if (Status st = checkAgainstSpirv(*s, words); !st) return st;
+    if (Status st = detail::checkKernelSource(*s, words); !st) return st;
     info.sharedBytes = kernels::workgroupBytes(words.data(), words.size());
     if (std::string limit = detail::exceededLimit(info, impl_->backend->adapter().features); !limit.empty())
         return Status(StatusCode::Unsupported, "compile: kernel " + name + " exceeds " + limit + " of " +

@@ -105,6 +105,9 @@ struct KernelImpl {
 
 // The device features a kernel's Feature bits stand for, and their names (runtime/device.cpp).
 uint32_t featureBits(const AdapterFeatures& features);
+// A user's KernelSource against its unpacked SPIR-V (runtime/kernel.cpp): InvalidArgument naming the field
+// that disagrees. Needs s.Name set.
+Status checkKernelSource(const KernelSource& s, const std::vector<uint32_t>& words);
 std::string featureNames(uint32_t bits);
 // The first device limit a kernel variant exceeds, named with its numbers; empty when it fits.
 std::string exceededLimit(const kernels::KernelInfo& kernel, const AdapterFeatures& features);

@@ -21,6 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
     }
     const uint64_t count = array.count(), element = ripple::elementSize(array.type);
     if (count > size || array.data.size() != count * element || array.data.size() > size) std::abort();
-    if (file.peek() != std::char_traits<char>::eof()) std::abort(); // accepted: the data ends the file exactly
+    if (file.peek() != std::char_traits<char>::eof())
+        std::abort(); // accepted: the data ends the file exactly
     return 0;
 }
