@@ -320,42 +320,74 @@ TEST_CASE("TopK's sampled selection around zero, denormals and NaNs: the filter 
     }
 }
 
-TEST_CASE("TopK with K over 1024 on long rows: sampled selection, then the candidate lists sorted by sample "
-          "sort",
-          "[topk][gpu]") {
-    // core/topk_select.cpp's planSelect(large): random data keeps at least K candidates (the list as it is);
-    // two-valued, all-equal and narrow data leave fewer, and the first ties of tau by index fill the rest
-    // (topk_list.glsl then sorts the list: splitters from a sample of it, buckets, each bucket sorted);
-    // a 16-entry capacity seam (raised to K) overflows the list, and the winners come from the whole row.
-    std::mt19937 rng(65536);
-    struct Case {
-        std::vector<uint32_t> sizes;
-        std::vector<uint32_t> strides;
-        uint32_t axis, k;
-    };
-    const Case cases[] = {
-        {{1, 100003}, {}, 1, 5000},
-        {{3, 20011}, {}, 1, 1500},
-        {{20011, 2}, {}, 0, 2047}, // strided rows
-        {{2, 40000}, {40007, 1}, 1, 4999},
-    };
-    for (const Case& c : cases) {
-        for (DataType type : kTypes32) {
-            for (Data how : kAllData) {
-                rt::HostTensor input(type, c.sizes, c.strides);
-                fillData(input, rng, how);
-                const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
-                checkTopK(rt::device(), input, c.axis, c.k, dir, DataType::UInt32);
-            }
+namespace {
+
+// core/topk_select.cpp's planSelect(large): random data keeps at least K candidates (the list as it is);
+// two-valued, all-equal and narrow data leave fewer, and the first ties of tau by index fill the rest
+// (topk_list.glsl then sorts the list: splitters from a sample of it, buckets, each bucket sorted). Split
+// into cases of about a minute on 2 cores (issue 41).
+struct LargeKCase {
+    std::vector<uint32_t> sizes;
+    std::vector<uint32_t> strides;
+    uint32_t axis, k;
+};
+
+void checkLargeK(const LargeKCase& c, std::mt19937& rng) {
+    for (DataType type : kTypes32) {
+        for (Data how : kAllData) {
+            rt::HostTensor input(type, c.sizes, c.strides);
+            fillData(input, rng, how);
+            const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
+            checkTopK(rt::device(), input, c.axis, c.k, dir, DataType::UInt32);
         }
     }
+}
+
+// Restores the list's test seams however a case ends.
+struct ListSeams {
+    ~ListSeams() {
+        core::selectCapacityForTests = 0, core::listSlotsForTests = core::listBucketsForTests = 0;
+    }
+};
+
+} // namespace
+
+TEST_CASE("TopK with K over 1024 on long rows: sampled selection, then the candidate lists sorted by sample "
+          "sort (one row of 100003 elements and K 5000)",
+          "[topk][gpu]") {
+    std::mt19937 rng(65536);
+    checkLargeK({{1, 100003}, {}, 1, 5000}, rng);
+}
+
+TEST_CASE("TopK with K over 1024 on long rows: sampled selection, then the candidate lists sorted by sample "
+          "sort (three rows of 20011 elements and K 1500)",
+          "[topk][gpu]") {
+    std::mt19937 rng(65537);
+    checkLargeK({{3, 20011}, {}, 1, 1500}, rng);
+}
+
+TEST_CASE("TopK with K over 1024 on long rows: sampled selection, then the candidate lists sorted by sample "
+          "sort (strided rows of 20011 elements along axis 0 and K 2047)",
+          "[topk][gpu]") {
+    std::mt19937 rng(65541);
+    checkLargeK({{20011, 2}, {}, 0, 2047}, rng);
+}
+
+TEST_CASE("TopK with K over 1024 on long rows: sampled selection, then the candidate lists sorted by sample "
+          "sort (padded rows of 40000 elements and K 4999)",
+          "[topk][gpu]") {
+    std::mt19937 rng(65538);
+    checkLargeK({{2, 40000}, {40007, 1}, 1, 4999}, rng);
+}
+
+TEST_CASE(
+    "TopK with K over 1024: the candidate lists in 64 or 2048 buckets and sorted by workgroups of 16 or "
+    "300 entries",
+    "[topk][gpu]") {
     // Seams: 64 buckets per row (about L / 64 entries each, up to the most a sort workgroup ranks), and sort
     // workgroups of at most 16 or 300 entries (most buckets sorted in place in the list).
-    struct Restore {
-        ~Restore() {
-            core::selectCapacityForTests = 0, core::listSlotsForTests = core::listBucketsForTests = 0;
-        }
-    } restore;
+    std::mt19937 rng(65539);
+    ListSeams restore;
     for (uint32_t buckets : {64u, 2048u}) {
         for (uint32_t slots : {16u, 300u, 0u}) {
             if (buckets == 2048u && slots == 0u) continue; // the default plan, above
@@ -373,8 +405,14 @@ TEST_CASE("TopK with K over 1024 on long rows: sampled selection, then the candi
             }
         }
     }
-    core::listBucketsForTests = 0;
-    core::listSlotsForTests = 0;
+}
+
+TEST_CASE("TopK with K over 1024: a candidate list that overflows its capacity takes the winners from the "
+          "whole row",
+          "[topk][gpu]") {
+    // A 16-entry capacity seam (raised to K) overflows the list.
+    std::mt19937 rng(65540);
+    ListSeams restore;
     core::selectCapacityForTests = 16;
     for (DataType type : {DataType::Float32, DataType::UInt8}) {
         rt::HostTensor input(type, {2, 30000});
