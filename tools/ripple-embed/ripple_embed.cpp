@@ -20,6 +20,7 @@
 //       compiled back, checked to have the original's interface.
 // Exits non-zero, naming the variant, if any SPIR-V cannot be reflected or translated.
 #include "kernels/kernel_info.hpp"
+#include "kernels/spirv_interface.hpp"
 #include "kernels/spirv_pack.hpp"
 #include "kernels/spirv_shared.hpp"
 
@@ -171,54 +172,12 @@ bool reflect(Variant& v) {
         spvc_compiler_get_declared_capabilities(comp, &caps, &ncaps);
         using namespace ripple::kernels;
         for (size_t i = 0; i < ncaps; ++i) {
-            switch (caps[i]) {
-            case SpvCapabilityInt64:
-                v.features |= FeatureInt64;
-                break;
-            case SpvCapabilityInt16:
-                v.features |= FeatureInt16;
-                break;
-            case SpvCapabilityInt8:
-                v.features |= FeatureInt8;
-                break;
-            case SpvCapabilityFloat16:
-                v.features |= FeatureFloat16;
-                break;
-            case SpvCapabilityFloat64:
-                v.features |= FeatureFloat64;
-                break;
-            case SpvCapabilityStorageBuffer8BitAccess:
-                v.features |= FeatureStorage8;
-                break;
-            case SpvCapabilityStorageBuffer16BitAccess:
-                v.features |= FeatureStorage16;
-                break;
-            case SpvCapabilityInt64Atomics:
-                v.features |= FeatureInt64Atomics;
-                break;
-            case SpvCapabilityAtomicFloat32AddEXT:
-                v.features |= FeatureFloat32AtomicAdd;
-                break;
-            case SpvCapabilitySignedZeroInfNanPreserve:
+            v.features |= capabilityFeature(caps[i]); // the mapping Device::compile checks users' kernels by
+            if (caps[i] == SpvCapabilitySignedZeroInfNanPreserve)
                 for (uint32_t width : nanPreserveWidths(v.words))
                     if (width != 32)
                         bad =
                             !fail(v.name + ": SignedZeroInfNanPreserve is supported for 32-bit floats only");
-                v.features |= FeatureFloat32NanPreserve;
-                break;
-            case SpvCapabilityShaderClockKHR:
-            case SpvCapabilityShaderSMBuiltinsNV:
-                v.features |= FeatureProfiling;
-                break;
-            case SpvCapabilityGroupNonUniform:
-            case SpvCapabilityGroupNonUniformBallot:
-            case SpvCapabilityGroupNonUniformArithmetic:
-            case SpvCapabilityGroupNonUniformShuffle:
-                v.features |= FeatureSubgroupBasic;
-                break;
-            default:
-                break;
-            }
         }
         ok = !bad;
     } while (false);
