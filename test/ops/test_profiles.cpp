@@ -68,6 +68,20 @@ const ScatterCase kScatterCases[] = {
     {DataType::UInt8, DataType::Int32, ScatterReduction::None, true, true},
 };
 
+// Runs a scatter on (in, ind, upd): the output equals the reference's, and no index was out of range.
+template <class Desc>
+void runAndCompare(Device& dev, const Operator& op, const Desc& desc, const rt::HostTensor& in,
+                   const rt::HostTensor& ind, const rt::HostTensor& upd,
+                   std::vector<uint8_t> (*reference)(const Desc&, const rt::HostTensor&,
+                                                     const rt::HostTensor&, const rt::HostTensor&, int*)) {
+    rt::GpuResult r = rt::runOnGpu(dev, op, {&in, &ind, &upd}, {desc.OutputTensor});
+    INFO(r.status.message());
+    REQUIRE(r.status.ok());
+    int outOfRange = 0;
+    sc::compareOutput(r, reference(desc, in, ind, upd, &outOfRange), desc.OutputTensor);
+    CHECK(outOfRange == 0);
+}
+
 void checkScatterND(Device& dev, const ScatterCase& c, uint32_t rows, uint32_t cols, uint32_t tuples,
                     std::mt19937& rng) {
     ScatterNDDesc desc;
@@ -87,12 +101,7 @@ void checkScatterND(Device& dev, const ScatterCase& c, uint32_t rows, uint32_t c
     fillValues(in, rng);
     fillValues(upd, rng);
     putIndices(ind, tuples, rows, !c.duplicates, rng);
-    rt::GpuResult r = rt::runOnGpu(dev, op.value(), {&in, &ind, &upd}, {desc.OutputTensor});
-    INFO(r.status.message());
-    REQUIRE(r.status.ok());
-    int outOfRange = 0;
-    sc::compareOutput(r, rt::referenceScatterND(desc, in, ind, upd, &outOfRange), desc.OutputTensor);
-    CHECK(outOfRange == 0);
+    runAndCompare(dev, op.value(), desc, in, ind, upd, rt::referenceScatterND);
 }
 
 // Along axis 0 (not the last): indices and updates {lines, cols} into {rows, cols}.
@@ -124,12 +133,7 @@ void checkScatterElements(Device& dev, const ScatterCase& c, uint32_t rows, uint
                 sc::putIndex(ind, uint64_t(l) * cols + col, perm[l], rows, rng);
         }
     }
-    rt::GpuResult r = rt::runOnGpu(dev, op.value(), {&in, &ind, &upd}, {desc.OutputTensor});
-    INFO(r.status.message());
-    REQUIRE(r.status.ok());
-    int outOfRange = 0;
-    sc::compareOutput(r, rt::referenceScatterElements(desc, in, ind, upd, &outOfRange), desc.OutputTensor);
-    CHECK(outOfRange == 0);
+    runAndCompare(dev, op.value(), desc, in, ind, upd, rt::referenceScatterElements);
 }
 
 } // namespace
