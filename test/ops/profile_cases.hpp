@@ -41,7 +41,8 @@ inline void requireFeatureRefusal(const ripple::Status& s) {
         CHECK(s.message().find(" needs ") != std::string::npos);
         CHECK(s.message().find("exceeds") == std::string::npos);
     } else {
-        CHECK((s.message().find(" needs ") != std::string::npos || s.message().find(" exceeds ") != std::string::npos));
+        CHECK((s.message().find(" needs ") != std::string::npos ||
+               s.message().find(" exceeds ") != std::string::npos));
     }
 }
 

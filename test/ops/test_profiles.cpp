@@ -138,8 +138,9 @@ void checkScatterElements(Device& dev, const ScatterCase& c, uint32_t rows, uint
 
 } // namespace
 
-TEST_CASE("Under every emulated profile, TopK runs exactly in every strategy, within the profile's limits",
-          "[profiles][gpu]") {
+namespace {
+
+void topkEveryProfile(rt::Part& part) {
     std::mt19937 rng(40);
     struct Case {
         std::vector<uint32_t> sizes;
@@ -150,6 +151,7 @@ TEST_CASE("Under every emulated profile, TopK runs exactly in every strategy, wi
     const Case cases[] = {{{1, 1, 3, 4}, 3, 2}, {{3, 1000}, 1, 4},   {{2, 33}, 1, 33},     {{7, 5}, 0, 3},
                           {{2, 3000}, 1, 100},  {{2, 50000}, 1, 50}, {{1, 20000}, 1, 1500}};
     for (const char* name : pc::kProfiles) {
+        if (!part.take()) continue;
         DYNAMIC_SECTION("profile " << name) {
             auto dev = profileDevice(name);
             INFO(dev.status().message());
@@ -174,6 +176,13 @@ TEST_CASE("Under every emulated profile, TopK runs exactly in every strategy, wi
         }
     }
 }
+
+} // namespace
+
+RIPPLE_TEST_PARTS_2(
+    topkEveryProfile,
+    "Under every emulated profile, TopK runs exactly in every strategy, within the profile's limits",
+    "[profiles][gpu][exhaustive]")
 
 TEST_CASE("Under every emulated profile, ScatterND and ScatterElements run exactly, deterministic mode "
           "included, within the profile's limits",

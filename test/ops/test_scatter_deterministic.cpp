@@ -4,6 +4,7 @@
 // applies them in that order) bit for bit, float sums and products included, and stays the same bits when
 // the device runs the workgroups in other orders (core::groupOrderSeedForTests shuffles them).
 #include "scatter_cases.hpp"
+#include "support/parts.hpp"
 
 #include "core/planners.hpp"
 
@@ -178,9 +179,9 @@ TEST_CASE("Deterministic scatters equal the row-major reference bit for bit (eve
     }
 }
 
-TEST_CASE("Deterministic scatters give identical bits across 20 runs with shuffled workgroup orders "
-          "(1,000,000 updates into 1,024 targets)",
-          "[scatter_deterministic][gpu]") {
+namespace {
+
+void repeatedRuns(rt::Part& part) {
     std::mt19937 rng(20);
     const uint32_t targets = 1024, count = 1000000;
     rt::HostTensor indices(DataType::Int64, {count});
@@ -192,6 +193,7 @@ TEST_CASE("Deterministic scatters give identical bits across 20 runs with shuffl
     for (Case c :
          {Case{DataType::Float32, ScatterReduction::Add}, Case{DataType::Float16, ScatterReduction::Mul},
           Case{DataType::BFloat16, ScatterReduction::Add}, Case{DataType::Float32, ScatterReduction::None}}) {
+        if (!part.take()) continue;
         rt::HostTensor input(c.type, {targets}), updates(c.type, {count});
         fill(input, c.reduction, rng);
         fill(updates, c.reduction, rng);
@@ -214,6 +216,15 @@ TEST_CASE("Deterministic scatters give identical bits across 20 runs with shuffl
         CHECK(seen.size() > 1);
     }
 }
+
+} // namespace
+
+// A part per data type and reduction (support/parts.hpp).
+RIPPLE_TEST_PARTS_4(
+    repeatedRuns,
+    "Deterministic scatters give identical bits across 20 runs with shuffled workgroup orders "
+    "(1,000,000 updates into 1,024 targets)",
+    "[scatter_deterministic][gpu][exhaustive]")
 
 TEST_CASE("Deterministic scatters sort over many blocks: 70,000 tuples (two rounds a block), 2,200,000 "
           "updates (1,075 blocks of 2,048: digit scans of two rounds)",

@@ -3,6 +3,7 @@
 // device against the CPU reference: every data type and reduction, many duplicates (1,000,000 updates into
 // 1,024 targets), neighbouring 8- and 16-bit targets updated at the same time, slices and non-last axes.
 #include "scatter_cases.hpp"
+#include "support/parts.hpp"
 
 #include "runtime/objects.hpp" // Operator internals: the kernels chosen
 
@@ -139,15 +140,16 @@ void run(Desc& desc, const rt::HostTensor& in, const rt::HostTensor& ind, const 
 
 } // namespace
 
-TEST_CASE("Scatter reductions combine every duplicate: each reduction and data type, 1,000,000 updates into "
-          "1,024 targets",
-          "[scatter_reduce][gpu]") {
+namespace {
+
+void everyReduction(rt::Part& part) {
     std::mt19937 rng(1024);
     const uint32_t targets = 1024, count = 1000000;
     uint32_t round = 0;
     for (DataType type : kReduceTypes) {
         for (ScatterReduction reduction : kReductions) {
             const DataType indexType = kIndexTypes[round++ % 4];
+            if (!part.take()) continue;
             std::vector<uint64_t> targetOf(count);
             rt::HostTensor indices(indexType, {count});
             for (uint32_t e = 0; e < count; ++e) {
@@ -178,6 +180,14 @@ TEST_CASE("Scatter reductions combine every duplicate: each reduction and data t
         }
     }
 }
+
+} // namespace
+
+RIPPLE_TEST_PARTS_3(
+    everyReduction,
+    "Scatter reductions combine every duplicate: each reduction and data type, 1,000,000 updates "
+    "into 1,024 targets",
+    "[scatter_reduce][gpu][exhaustive]")
 
 TEST_CASE("Scatter reductions over slices and along a non-last axis, with strided updates",
           "[scatter_reduce][gpu]") {

@@ -228,9 +228,9 @@ TEST_CASE("TopK by one workgroup per row (rows of 257 to 4096): every type up to
         });
 }
 
-TEST_CASE("TopK in one dispatch by chunks (rows over 4096): every type up to 32 bits, both kernel variants, "
-          "early and exact narrowing, ties across chunks",
-          "[topk][gpu][subgroups][long]") {
+namespace {
+
+void chunks(rt::Part& part) {
     // core/topk.cpp's planChunk: chunks of 4096, each narrowed to B candidates (random data stops after a
     // histogram step or two; narrow, two-valued and all-equal data narrow to exactly K by index steps),
     // then the row's last workgroup selects from the row's list. Last chunks of 1 and 3 elements (all
@@ -252,8 +252,16 @@ TEST_CASE("TopK in one dispatch by chunks (rows over 4096): every type up to 32 
         [&](uint32_t n) { // K up to 4096 / chunks, so that the plan is the chunk strategy
             return std::min(4096 / ((n + 4095) / 4096),
                             std::array<uint32_t, 6>{1, 7, 40, 129, 256, 1024}[rng() % 6]);
-        });
+        },
+        &part);
 }
+
+} // namespace
+
+RIPPLE_TEST_PARTS_3(chunks,
+                    "TopK in one dispatch by chunks (rows over 4096): every type up to 32 bits, both kernel "
+                    "variants, early and exact narrowing, ties across chunks",
+                    "[topk][gpu][subgroups][long][exhaustive]")
 
 TEST_CASE("TopK by chunks: one operator run again and again, and twice in one submission, stays exact",
           "[topk][gpu]") {

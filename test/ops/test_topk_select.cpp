@@ -2,6 +2,7 @@
 // TopK's selection strategies for long rows against the CPU reference: radix selection, sampled radix
 // selection (its list overflow, sorted rows, grouped samples, held lists, tie slots, floats compared as
 // floats) and K over 1024 (the candidate lists sorted by sample sort).
+#include "support/parts.hpp"
 #include "topk_cases.hpp"
 
 #include <algorithm>
@@ -51,9 +52,9 @@ void checkRepeatedRuns(const TopKDesc& desc, std::mt19937& rng) {
 
 } // namespace
 
-TEST_CASE("TopK by radix selection (rows over 1024, K <= 1024): every type, ties, all-equal, two-valued, "
-          "narrow-range",
-          "[topk][gpu]") {
+namespace {
+
+void radixSelection(rt::Part& part) {
     std::mt19937 rng(2025);
     const Layout shapes[] = {
         {{3, 5000}, {}, 1},        // a few rows of odd length
@@ -73,6 +74,7 @@ TEST_CASE("TopK by radix selection (rows over 1024, K <= 1024): every type, ties
         for (DataType type : kTypes) {
             for (const Layout& s : shapes) {
                 for (Data how : kAllData) {
+                    if (!part.take()) continue;
                     rt::HostTensor input(type, s.sizes, s.strides);
                     fillData(input, rng, how);
                     const uint32_t n = s.sizes[s.axis];
@@ -85,6 +87,14 @@ TEST_CASE("TopK by radix selection (rows over 1024, K <= 1024): every type, ties
         }
     }
 }
+
+} // namespace
+
+RIPPLE_TEST_PARTS_3(
+    radixSelection,
+    "TopK by radix selection (rows over 1024, K <= 1024): every type, ties, all-equal, two-valued, "
+    "narrow-range",
+    "[topk][gpu][exhaustive]")
 
 TEST_CASE("TopK's sampled selection samples in the filter's workgroups, or in a dispatch of its own",
           "[topk][gpu][subgroups]") {
@@ -165,11 +175,13 @@ TEST_CASE("TopK's sampled radix selection on sorted rows (all candidates in one 
     }
 }
 
-TEST_CASE("TopK's sampled selection on rows long enough for grouped samples (over 1M elements)",
-          "[topk][gpu]") {
+namespace {
+
+void groupedSamples(rt::Part& part) {
     // 1100001 elements: each of the 4096 samples is the smallest of 2 elements of its stratum.
     std::mt19937 rng(11);
     for (DataType type : {DataType::Float32, DataType::BFloat16, DataType::Int8}) {
+        if (!part.take()) continue;
         for (rt::Fill how : {rt::Fill::Random, rt::Fill::Ties}) {
             rt::HostTensor input(type, {1, 1100001});
             rt::fill(input, rng, how);
@@ -187,16 +199,24 @@ TEST_CASE("TopK's sampled selection on rows long enough for grouped samples (ove
     }
     // 8388609 elements: samples of 16 elements for K >= 512 (core/topk_select.cpp's kSampleWideMinK), of 8
     // below.
-    rt::HostTensor wide(DataType::Float32, {1, 8388609});
-    rt::fill(wide, rng, rt::Fill::Random);
-    for (uint32_t k : {100u, 700u})
-        checkTopK(rt::device(), wide, 1, k, rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing,
-                  DataType::UInt32);
+    if (part.take()) {
+        rt::HostTensor wide(DataType::Float32, {1, 8388609});
+        rt::fill(wide, rng, rt::Fill::Random);
+        for (uint32_t k : {100u, 700u})
+            checkTopK(rt::device(), wide, 1, k,
+                      rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing, DataType::UInt32);
+    }
     // Several rows whose samples 16 workgroups share (5 rows of 4097 * 128 elements: S = 4096), the last to
     // arrive selecting, run again and again: a run that left an arrival counter behind would leave the next
     // run's row state (tau, counts) unwritten.
-    checkRepeatedRuns(makeTopKDesc({DataType::Float32, {5, 524417}, {}}, 1, 333), rng);
+    if (part.take()) checkRepeatedRuns(makeTopKDesc({DataType::Float32, {5, 524417}, {}}, 1, 333), rng);
 }
+
+} // namespace
+
+RIPPLE_TEST_PARTS_2(groupedSamples,
+                    "TopK's sampled selection on rows long enough for grouped samples (over 1M elements)",
+                    "[topk][gpu][exhaustive]")
 
 TEST_CASE("TopK's sampled selection holds candidate lists of 2049 to 4096 entries in registers",
           "[topk][gpu][subgroups]") {
@@ -325,16 +345,17 @@ namespace {
 // core/topk_select.cpp's planSelect(large): random data keeps at least K candidates (the list as it is);
 // two-valued, all-equal and narrow data leave fewer, and the first ties of tau by index fill the rest
 // (topk_list.glsl then sorts the list: splitters from a sample of it, buckets, each bucket sorted). Split
-// into cases of about a minute on 2 cores (issue 41).
+// into parts (support/parts.hpp; issue 41).
 struct LargeKCase {
     std::vector<uint32_t> sizes;
     std::vector<uint32_t> strides;
     uint32_t axis, k;
 };
 
-void checkLargeK(const LargeKCase& c, std::mt19937& rng) {
+void checkLargeK(const LargeKCase& c, std::mt19937& rng, rt::Part& part) {
     for (DataType type : kTypes32) {
         for (Data how : kAllData) {
+            if (!part.take()) continue;
             rt::HostTensor input(type, c.sizes, c.strides);
             fillData(input, rng, how);
             const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
@@ -350,51 +371,36 @@ struct ListSeams {
     }
 };
 
-} // namespace
-
-TEST_CASE("TopK with K over 1024 on long rows: sampled selection, then the candidate lists sorted by sample "
-          "sort (one row of 100003 elements and K 5000)",
-          "[topk][gpu]") {
+void largeKOneRow(rt::Part& part) {
     std::mt19937 rng(65536);
-    checkLargeK({{1, 100003}, {}, 1, 5000}, rng);
+    checkLargeK({{1, 100003}, {}, 1, 5000}, rng, part);
 }
-
-TEST_CASE("TopK with K over 1024 on long rows: sampled selection, then the candidate lists sorted by sample "
-          "sort (three rows of 20011 elements and K 1500)",
-          "[topk][gpu]") {
+void largeKThreeRows(rt::Part& part) {
     std::mt19937 rng(65537);
-    checkLargeK({{3, 20011}, {}, 1, 1500}, rng);
+    checkLargeK({{3, 20011}, {}, 1, 1500}, rng, part);
 }
-
-TEST_CASE("TopK with K over 1024 on long rows: sampled selection, then the candidate lists sorted by sample "
-          "sort (strided rows of 20011 elements along axis 0 and K 2047)",
-          "[topk][gpu]") {
+void largeKStrided(rt::Part& part) {
     std::mt19937 rng(65541);
-    checkLargeK({{20011, 2}, {}, 0, 2047}, rng);
+    checkLargeK({{20011, 2}, {}, 0, 2047}, rng, part);
 }
-
-TEST_CASE("TopK with K over 1024 on long rows: sampled selection, then the candidate lists sorted by sample "
-          "sort (padded rows of 40000 elements and K 4999)",
-          "[topk][gpu]") {
+void largeKPadded(rt::Part& part) {
     std::mt19937 rng(65538);
-    checkLargeK({{2, 40000}, {40007, 1}, 1, 4999}, rng);
+    checkLargeK({{2, 40000}, {40007, 1}, 1, 4999}, rng, part);
 }
 
-TEST_CASE(
-    "TopK with K over 1024: the candidate lists in 64 or 2048 buckets and sorted by workgroups of 16 or "
-    "300 entries",
-    "[topk][gpu]") {
-    // Seams: 64 buckets per row (about L / 64 entries each, up to the most a sort workgroup ranks), and sort
-    // workgroups of at most 16 or 300 entries (most buckets sorted in place in the list).
+// Seams: 64 buckets per row (about L / 64 entries each, up to the most a sort workgroup ranks), and sort
+// workgroups of at most 16 or 300 entries (most buckets sorted in place in the list).
+void largeKBuckets(rt::Part& part) {
     std::mt19937 rng(65539);
     ListSeams restore;
     for (uint32_t buckets : {64u, 2048u}) {
         for (uint32_t slots : {16u, 300u, 0u}) {
             if (buckets == 2048u && slots == 0u) continue; // the default plan, above
-            core::listBucketsForTests = buckets;
-            core::listSlotsForTests = slots;
             for (DataType type : {DataType::Float32, DataType::Float16, DataType::Int8}) {
                 for (Data how : {Data::Random, Data::AllEqual, Data::Narrow}) {
+                    if (!part.take()) continue;
+                    core::listBucketsForTests = buckets;
+                    core::listSlotsForTests = slots;
                     rt::HostTensor input(type, {3, 200003});
                     fillData(input, rng, how);
                     const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
@@ -406,6 +412,24 @@ TEST_CASE(
         }
     }
 }
+
+} // namespace
+
+#define LARGE_K_NAME                                                                                         \
+    "TopK with K over 1024 on long rows: sampled selection, then the candidate lists sorted by sample sort "
+RIPPLE_TEST_PARTS_3(largeKOneRow, LARGE_K_NAME "(one row of 100003 elements and K 5000)",
+                    "[topk][gpu][exhaustive]")
+RIPPLE_TEST_PARTS_6(largeKThreeRows, LARGE_K_NAME "(three rows of 20011 elements and K 1500)",
+                    "[topk][gpu][exhaustive]")
+RIPPLE_TEST_PARTS_3(largeKStrided, LARGE_K_NAME "(strided rows of 20011 elements along axis 0 and K 2047)",
+                    "[topk][gpu][exhaustive]")
+RIPPLE_TEST_PARTS_3(largeKPadded, LARGE_K_NAME "(padded rows of 40000 elements and K 4999)",
+                    "[topk][gpu][exhaustive]")
+RIPPLE_TEST_PARTS_3(
+    largeKBuckets,
+    "TopK with K over 1024: the candidate lists in 64 or 2048 buckets and sorted by workgroups of "
+    "16 or 300 entries",
+    "[topk][gpu][exhaustive]")
 
 TEST_CASE("TopK with K over 1024: a candidate list that overflows its capacity takes the winners from the "
           "whole row",

@@ -65,7 +65,8 @@ TEST_CASE("A user kernel advects particles, then a TopK reads what it wrote: one
     REQUIRE(rec->record(kernel.value(), d).ok());
     REQUIRE(rec->record(topk.value(), {{&pos.value(), 0}, {&values.value(), 0}, {&indices.value(), 0}}).ok());
     // The TopK reads the positions the kernel writes, and each of its passes what the one before wrote
-    // (one pass here; several where a device's limits take the tiles, e.g. RIPPLE_DEVICE_PROFILE=mobile-vk11).
+    // (one pass here; several where a device's limits take the tiles, e.g.
+    // RIPPLE_DEVICE_PROFILE=mobile-vk11).
     CHECK(rec->statistics().barriers == topk->impl_->plan.dispatches.size());
     auto ticket = dev.submit(rec.value());
     REQUIRE(ticket.ok());
@@ -185,13 +186,14 @@ TEST_CASE("A KernelSource that disagrees with its SPIR-V is refused, naming the 
         {"more push-constant bytes than the SPIR-V's", [](KernelSource& k) { k.PushConstantBytes = 12; },
          "PushConstantBytes (12)"},
         {"a binding left out", [](KernelSource& k) { k.BindingCount = 2; }, "BindingCount (2)"},
-        {"a binding renumbered", [](KernelSource& k) { k.Bindings[2].Binding = 7; }, "Bindings[2].Binding (7)"},
+        {"a binding renumbered", [](KernelSource& k) { k.Bindings[2].Binding = 7; },
+         "Bindings[2].Binding (7)"},
         {"a binding number of 4,000,000,000", [](KernelSource& k) { k.Bindings[2].Binding = 4000000000u; },
          "Bindings[2].Binding (4000000000)"},
         {"bindings out of order", [](KernelSource& k) { std::swap(k.Bindings[0], k.Bindings[1]); },
          "Bindings[1].Binding (0)"},
-        {"a written binding claimed read-only", [](KernelSource& k) { k.Bindings[0].Access = BindingAccess::Read; },
-         "Bindings[0].Access (Read)"},
+        {"a written binding claimed read-only",
+         [](KernelSource& k) { k.Bindings[0].Access = BindingAccess::Read; }, "Bindings[0].Access (Read)"},
         {"another workgroup size", [](KernelSource& k) { k.LocalSize[0] = 32; }, "LocalSize (32x1x1)"},
         {"SPIR-V cut short", [](KernelSource& k) { k.SpirvWords = 40; }, "advect.d2"},
     };

@@ -5,6 +5,7 @@
 
 #include "core/planners.hpp"
 #include "support/gpu.hpp"
+#include "support/parts.hpp"
 #include "support/reference.hpp"
 
 #include <catch2/catch.hpp>
@@ -116,13 +117,15 @@ struct WithoutRank {
 
 // One strategy's test: every layout x 32-bit-key type x data kind, with the default kernels and the
 // portable ones. skip(layout, pref, data) leaves a combination out (it may draw from rng); pickK(n) draws K
-// for rows of n; the direction is drawn too.
+// for rows of n; the direction is drawn too. With a part, only that part's combinations (support/parts.hpp).
 template <typename Skip, typename PickK>
-void checkLayouts(std::initializer_list<Layout> layouts, std::mt19937& rng, Skip skip, PickK pickK) {
+void checkLayouts(std::initializer_list<Layout> layouts, std::mt19937& rng, Skip skip, PickK pickK,
+                  rt::Part* part = nullptr) {
     for (KernelPreference pref : {KernelPreference::Auto, KernelPreference::Portable}) {
         for (const Layout& c : layouts) {
             for (DataType type : kTypes32) {
                 for (Data how : kAllData) {
+                    if (part && !part->take()) continue;
                     if (skip(c, pref, how)) continue;
                     rt::HostTensor input(type, c.sizes, c.strides);
                     fillData(input, rng, how);
