@@ -74,6 +74,25 @@ TEST_CASE("Hostile modules: no division by zero, no wrap-around, no read past th
         op(59, 4), 6, 7, 4,           // %7 = OpVariable %6 Workgroup
     });
     CHECK(workgroupBytes(nested.data(), nested.size()) == UINT32_MAX);
+    // A 1-word OpTypeBool (or OpTypeStruct) as the last instruction: once a read one word past the module,
+    // found by ripple-fuzz-kernel-source in CI.
+    for (uint32_t opcode : {20u, 30u}) {
+        const std::vector<uint32_t> oneWord = module({op(opcode, 1)});
+        CHECK(workgroupBytes(oneWord.data(), oneWord.size()) == 0);
+    }
+    // Vectors of vectors of a 2^40-byte array: each level multiplies size and alignment by 4, which would
+    // wrap a 64-bit size to 0 after a dozen levels. Saturated, the sizer still says 'over every limit'.
+    std::vector<uint32_t> chain = {
+        op(21, 4), 1, 32, 0,         // %1 = OpTypeInt 32 0
+        op(43, 4), 1, 2, 0x40000000, // %2 = OpConstant %1 2^30
+        op(28, 4), 3, 1, 2,          // %3 = OpTypeArray %1 %2 (2^32 bytes)
+        op(28, 4), 4, 3, 2,          // %4 = OpTypeArray %3 %2 (saturated)
+    };
+    uint32_t last = 4;
+    for (uint32_t level = 0; level < 40; ++level, ++last) chain.insert(chain.end(), {op(23, 4), last + 1, last, 4});
+    chain.insert(chain.end(), {op(32, 4), 100, 4, last, op(59, 4), 100, 101, 4});
+    const std::vector<uint32_t> vectors = module(chain);
+    CHECK(workgroupBytes(vectors.data(), vectors.size()) == UINT32_MAX);
     // An instruction whose word count runs past the end.
     std::vector<uint32_t> cut = module({op(21, 9), 1, 32});
     CHECK(workgroupBytes(cut.data(), cut.size()) == UINT32_MAX);
