@@ -12,6 +12,7 @@ D3D12CommandList::~D3D12CommandList() {
         finish();
         device_.keepHeap(slot_.heap);
         device_.keepHeap(slot_.cpuHeap);
+        device_.keepShadows(std::move(slot_.shadows));
         return;
     }
     if (slot_.list) device_.recycle(slot_); // dropped without submitting
@@ -31,6 +32,25 @@ void D3D12CommandList::transition(D3D12Buffer* buffer, D3D12_RESOURCE_STATES sta
     b.Transition.StateAfter = state;
     slot_.list->ResourceBarrier(1, &b);
     states_[buffer] = state;
+}
+
+Result<detail::BufferRange> D3D12CommandList::shadow(const detail::BufferRange& range) {
+    auto* source = static_cast<D3D12Buffer*>(range.buffer);
+    uint64_t at = (slot_.shadowUsed + 255) / 256 * 256;
+    D3D12Buffer* into = slot_.shadows.empty() ? nullptr : slot_.shadows.back().get();
+    if (!into || at > into->size || range.size > into->size - at) { // a larger one; the full one stays alive
+        const uint64_t bytes = std::max<uint64_t>(range.size, into ? into->size * 2 : 64 * 1024);
+        auto made = device_.createBuffer(bytes, false);
+        if (!made) return made.status();
+        slot_.shadows.emplace_back(static_cast<D3D12Buffer*>(made.value().release()));
+        into = slot_.shadows.back().get();
+        at = 0;
+    }
+    transition(source, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    transition(into, D3D12_RESOURCE_STATE_COPY_DEST);
+    slot_.list->CopyBufferRegion(into->resource, at, source->resource, range.offset, range.size);
+    slot_.shadowUsed = at + range.size;
+    return detail::BufferRange{into, at, range.size};
 }
 
 void D3D12CommandList::barrier() {
@@ -55,43 +75,48 @@ void D3D12CommandList::dispatch(const kernels::KernelInfo& kernel,
     D3D12_GPU_DESCRIPTOR_HANDLE gpu = slot_.heap->GetGPUDescriptorHandleForHeapStart();
     cpu.ptr += static_cast<SIZE_T>(descriptorsUsed_) * step;
     gpu.ptr += static_cast<UINT64>(descriptorsUsed_) * step;
+    // D3D12 holds a buffer in one state: a range read through an SRV of a buffer that this dispatch also
+    // writes through a UAV (ranges of one scratch buffer, as the deterministic scatter's sort binds them) is
+    // read from a copy, made here, before any view.
+    detail::BufferRange ranges[kernels::kMaxKernelBindings];
+    for (uint32_t i = 0; i < kernel.bindingCount; ++i) ranges[i] = bindings[kernel.bindings[i].binding];
     for (uint32_t i = 0; i < kernel.bindingCount; ++i) {
-        const detail::BufferRange& r = bindings[kernel.bindings[i].binding];
+        if (!kernel.bindings[i].readOnly || ranges[i].size == 0) continue;
+        bool written = false;
+        for (uint32_t j = 0; j < kernel.bindingCount; ++j)
+            written |= !kernel.bindings[j].readOnly && ranges[j].buffer == ranges[i].buffer;
+        if (!written) continue;
+        auto copy = shadow(ranges[i]);
+        if (!copy) {
+            status = copy.status();
+            return;
+        }
+        ranges[i] = copy.value();
+    }
+    for (uint32_t i = 0; i < kernel.bindingCount; ++i) {
+        const detail::BufferRange& r = ranges[i];
         auto* buffer = static_cast<D3D12Buffer*>(r.buffer);
         D3D12_CPU_DESCRIPTOR_HANDLE at{cpu.ptr + static_cast<SIZE_T>(i) * step};
         if (kernel.bindings[i].readOnly) {
             transition(buffer, D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE);
             D3D12_SHADER_RESOURCE_VIEW_DESC v{};
-            v.Format = DXGI_FORMAT_R32_TYPELESS;
+            // StructuredBuffer<uint> (ripple-embed's portable HLSL): structured views of 4-byte elements.
+            v.Format = DXGI_FORMAT_UNKNOWN;
             v.ViewDimension = D3D12_SRV_DIMENSION_BUFFER;
             v.Shader4ComponentMapping = D3D12_DEFAULT_SHADER_4_COMPONENT_MAPPING;
             v.Buffer.FirstElement = r.offset / 4;
             v.Buffer.NumElements = static_cast<UINT>(r.size / 4);
-            v.Buffer.Flags = D3D12_BUFFER_SRV_FLAG_RAW;
+            v.Buffer.StructureByteStride = 4;
             dev->CreateShaderResourceView(buffer->resource, &v, at);
         } else {
             transition(buffer, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
             D3D12_UNORDERED_ACCESS_VIEW_DESC v{};
-            v.Format = DXGI_FORMAT_R32_TYPELESS;
+            v.Format = DXGI_FORMAT_UNKNOWN;
             v.ViewDimension = D3D12_UAV_DIMENSION_BUFFER;
             v.Buffer.FirstElement = r.offset / 4;
             v.Buffer.NumElements = static_cast<UINT>(r.size / 4);
-            v.Buffer.Flags = D3D12_BUFFER_UAV_FLAG_RAW;
+            v.Buffer.StructureByteStride = 4;
             dev->CreateUnorderedAccessView(buffer->resource, nullptr, &v, at);
-        }
-    }
-    // A buffer read through one view and written through another in the same dispatch cannot be in both
-    // states: the later transition won; report it rather than run with a wrong state.
-    for (uint32_t i = 0; i < kernel.bindingCount; ++i) {
-        auto* buffer = static_cast<D3D12Buffer*>(bindings[kernel.bindings[i].binding].buffer);
-        const auto want = kernel.bindings[i].readOnly ? D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE
-                                                      : D3D12_RESOURCE_STATE_UNORDERED_ACCESS;
-        if (buffer->heap == D3D12_HEAP_TYPE_DEFAULT && states_[buffer] != want) {
-            status = Status(StatusCode::Unsupported,
-                            std::string("D3D12: ") + kernel.name +
-                                " reads and writes one buffer through different bindings; "
-                                "give the read-only tensors their own buffer");
-            return;
         }
     }
     descriptorsUsed_ += kernel.bindingCount;
@@ -99,7 +124,7 @@ void D3D12CommandList::dispatch(const kernels::KernelInfo& kernel,
     slot_.list->SetPipelineState(p.state);
     UINT table = 0;
     if (p.constants) {
-        slot_.list->SetComputeRoot32BitConstants(0, p.constants, push, 0);
+        slot_.list->SetComputeRoot32BitConstants(0, p.pushWords, push, 0);
         table = 1;
     }
     slot_.list->SetComputeRootDescriptorTable(table, gpu);

@@ -2,6 +2,8 @@
 #define INITGUID // this translation unit defines the D3D12 interface IDs
 #include "d3d12/device.hpp"
 
+#include "d3d12/hlsl_compiler.hpp"
+
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -187,6 +189,11 @@ void D3D12Device::keepHeap(ID3D12DescriptorHeap* heap) {
     engineHeaps_.push_back(heap);
 }
 
+void D3D12Device::keepShadows(std::vector<std::shared_ptr<D3D12Buffer>> shadows) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto& s : shadows) engineShadows_.push_back(std::move(s));
+}
+
 std::vector<uint64_t> D3D12Device::timestamps(uint64_t ticket) {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = timestamps_.find(ticket);
@@ -370,27 +377,7 @@ Result<std::vector<uint8_t>> D3D12Device::bytecode(const kernels::KernelInfo& ke
     if (!kernel.hlsl)
         return Status(StatusCode::Unsupported,
                       std::string("D3D12: kernel ") + kernel.name + " has no HLSL form");
-#if RIPPLE_D3D12_WINDOWS
-    ID3DBlob* blob = nullptr;
-    ID3DBlob* errors = nullptr;
-    HRESULT hr = D3DCompile(kernel.hlsl, std::strlen(kernel.hlsl), kernel.name, nullptr, nullptr, "main",
-                            "cs_5_1", D3DCOMPILE_OPTIMIZATION_LEVEL3, 0, &blob, &errors);
-    if (FAILED(hr)) {
-        std::string why = errors ? static_cast<const char*>(errors->GetBufferPointer()) : "";
-        if (errors) errors->Release();
-        return Status(StatusCode::Internal,
-                      std::string("D3D12: D3DCompile rejected ") + kernel.name + ": " + why);
-    }
-    if (errors) errors->Release();
-    auto* p = static_cast<const uint8_t*>(blob->GetBufferPointer());
-    std::vector<uint8_t> out(p, p + blob->GetBufferSize());
-    blob->Release();
-    return out;
-#else
-    return Status(StatusCode::Unsupported,
-                  std::string("D3D12: no HLSL compiler here for ") + kernel.name +
-                      " (vkd3d on Linux takes DXBC only; on Windows d3dcompiler_47 compiles it)");
-#endif
+    return compileHlsl(kernel.hlsl, kernel.name);
 }
 
 Status D3D12Device::preparePipeline(const kernels::KernelInfo& kernel) {
@@ -401,7 +388,11 @@ Status D3D12Device::preparePipeline(const kernels::KernelInfo& kernel) {
     bytecodeCache_[kernel.name] = code.value(); // saved by pipelineCacheData()
     // Root signature from the reflection: root constants at b0, then one table of one raw view per binding.
     Pipeline p;
-    p.constants = kernel.pushConstantBytes / 4;
+    // HLSL declares constant buffers in 16-byte registers, so the shader's b0 covers the push constants
+    // rounded up to 16 bytes; a root signature with fewer constants than that does not match it (vkd3d's
+    // SPIR-V then declares a push-constant block larger than the layout's range).
+    p.pushWords = kernel.pushConstantBytes / 4;
+    p.constants = (p.pushWords + 3) / 4 * 4;
     D3D12_DESCRIPTOR_RANGE ranges[kernels::kMaxKernelBindings];
     for (uint32_t i = 0; i < kernel.bindingCount; ++i) {
         ranges[i].RangeType =
@@ -476,6 +467,8 @@ Result<std::unique_ptr<detail::BackendCommandList>> D3D12Device::beginCommands(u
     } else {
         slot.allocator->Reset();
         slot.list->Reset(slot.allocator, nullptr);
+        slot.shadows.clear(); // the GPU has finished with the slot's last list
+        slot.shadowUsed = 0;
     }
     if (timestampSlots > slot.querySlots) { // a query heap, and a readback buffer to resolve it into
         release(slot.queries);

@@ -12,6 +12,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 
 namespace ripple::d3d12 {
@@ -26,7 +27,8 @@ class D3D12Buffer : public detail::BackendBuffer {
 struct Pipeline {
     ID3D12RootSignature* root = nullptr;
     ID3D12PipelineState* state = nullptr;
-    uint32_t constants = 0; // 32-bit root constants at b0
+    uint32_t constants = 0; // 32-bit root constants at b0: the push constants, rounded up to 16 bytes
+    uint32_t pushWords = 0; // the push constants' 32-bit words: what a dispatch sets
 };
 
 struct ListSlot {
@@ -37,6 +39,11 @@ struct ListSlot {
     ID3D12QueryHeap* queries = nullptr;      // timestamps
     ID3D12Resource* queryReadback = nullptr; // resolved timestamps, mapped at retire
     uint32_t querySlots = 0, queriesUsed = 0;
+    // Copies of ranges that a dispatch reads through an SRV while writing the same buffer through a UAV
+    // (D3D12CommandList::dispatch): the last is filled from shadowUsed on; all are freed when the slot is
+    // reused, after the GPU has finished with them.
+    std::vector<std::shared_ptr<D3D12Buffer>> shadows;
+    uint64_t shadowUsed = 0;
 };
 
 class D3D12Device : public detail::BackendDevice {
@@ -52,6 +59,7 @@ class D3D12Device : public detail::BackendDevice {
     // Commands recorded into an engine's open command list, with a descriptor heap of ripple's own.
     Result<std::unique_ptr<detail::BackendCommandList>> wrapCommands(ID3D12GraphicsCommandList* list);
     void keepHeap(ID3D12DescriptorHeap* heap); // an engine list's heap, until teardown
+    void keepShadows(std::vector<std::shared_ptr<D3D12Buffer>> shadows); // an engine list's, until teardown
 
     const AdapterInfo& adapter() const override { return adapter_; }
     uint32_t validationMessages() const override { return 0; }
@@ -99,6 +107,7 @@ class D3D12Device : public detail::BackendDevice {
     std::map<uint64_t, std::vector<uint64_t>> timestamps_; // completed tickets' times (ns), until read
     Status makeDescriptorHeaps(ListSlot& slot);
     std::vector<ID3D12DescriptorHeap*> engineHeaps_;
+    std::vector<std::shared_ptr<D3D12Buffer>> engineShadows_;
 };
 
 class D3D12CommandList : public detail::BackendCommandList {
@@ -126,6 +135,8 @@ class D3D12CommandList : public detail::BackendCommandList {
 
   private:
     void transition(D3D12Buffer* buffer, D3D12_RESOURCE_STATES state);
+    // A copy of `range` in the slot's shadow buffer, to be read through an SRV.
+    Result<detail::BufferRange> shadow(const detail::BufferRange& range);
     D3D12Device& device_;
     ListSlot slot_;
     bool external_ = false; // an engine's command list: never closed or submitted by ripple

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The HLSL that the D3D12 path runs agrees with each variant's Vulkan reflection (issue 4's translation
-// proof): every portable variant translated; binding N read-only -> ByteAddressBuffer at tN, written ->
-// RWByteAddressBuffer at uN, both in space 0 and nothing else; push constants -> root constants at b0;
+// proof): every portable variant translated; binding N read-only -> StructuredBuffer<uint> at tN, written ->
+// RWStructuredBuffer<uint> at uN (the form every HLSL compiler takes, issue 42), both in space 0 and nothing
+// else, and no byte address buffer left; push constants -> root constants at b0;
 // the same workgroup size. The HLSL is the test-only round-trip table's (the same translation the library
 // embeds where the D3D12 back-end is built, which is checked to be identical).
 #include "kernels/round_trip.hpp"
@@ -50,7 +51,8 @@ TEST_CASE("Every portable kernel variant has HLSL whose registers match its Vulk
 #endif
         ++translated;
         const std::string h = rt->hlsl;
-        const std::regex anyRegister(R"((RW)?ByteAddressBuffer \w+ : register\(([tu])(\d+), space(\d+)\))");
+        const std::regex anyRegister(
+            R"((RW)?StructuredBuffer<uint> \w+ : register\(([tu])(\d+), space(\d+)\))");
         uint32_t declared = 0;
         for (auto it = std::sregex_iterator(h.begin(), h.end(), anyRegister); it != std::sregex_iterator();
              ++it) {
@@ -71,6 +73,7 @@ TEST_CASE("Every portable kernel variant has HLSL whose registers match its Vulk
             ++declared;
         }
         CHECK(declared == k.bindingCount);
+        CHECK(h.find("ByteAddressBuffer") == std::string::npos);
         if (k.pushConstantBytes)
             CHECK(h.find("cbuffer SPIRV_CROSS_RootConstant_pc : register(b0, space0)") != std::string::npos);
         const std::string threads = "[numthreads(" + std::to_string(k.localSize[0]) + ", " +

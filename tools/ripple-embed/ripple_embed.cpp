@@ -24,6 +24,8 @@
 #include "kernels/spirv_pack.hpp"
 #include "kernels/spirv_shared.hpp"
 
+#include "hlsl_portable.hpp"
+
 #include <spirv_cross/spirv_cross_c.h>
 
 #include <algorithm>
@@ -46,7 +48,7 @@ struct Variant {
     // The binding of the uniform params block (small-device variants, glsl/include/ripple/common.glsl), or
     // -1; it is also in `bindings`, read-only.
     int uniformBinding = -1;
-    struct Block {                                   // per binding, for users' kernels (kernel.hpp)
+    struct Block { // per binding, for users' kernels (kernel.hpp)
         uint32_t binding;
         bool readOnly, writeOnly;
         size_t minimumBytes; // the block's size with its runtime array empty
@@ -225,6 +227,11 @@ bool translateHlsl(Variant& v) {
             break;
         }
         v.hlsl = source;
+        std::string why;
+        if (!ripple_embed::portableHlsl(v.hlsl, why)) { // every HLSL compiler's form (issue 42)
+            fail(v.name + ": " + why);
+            break;
+        }
         ok = true;
     } while (false);
     spvc_context_destroy(ctx);

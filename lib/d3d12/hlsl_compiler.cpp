@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+#include "d3d12/hlsl_compiler.hpp"
+
+#include "d3d12/d3d12_api.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#if !RIPPLE_D3D12_WINDOWS
+#include <dlfcn.h>
+#endif
+
+namespace ripple::d3d12 {
+
+#if RIPPLE_D3D12_WINDOWS
+
+Result<std::vector<uint8_t>> compileHlsl(const char* hlsl, const char* name) {
+    ID3DBlob* blob = nullptr;
+    ID3DBlob* errors = nullptr;
+    HRESULT hr = D3DCompile(hlsl, std::strlen(hlsl), name, nullptr, nullptr, "main", "cs_5_1",
+                            D3DCOMPILE_OPTIMIZATION_LEVEL3, 0, &blob, &errors);
+    if (FAILED(hr)) {
+        std::string why = errors ? static_cast<const char*>(errors->GetBufferPointer()) : "";
+        if (errors) errors->Release();
+        return Status(StatusCode::Internal, std::string("D3D12: D3DCompile rejected ") + name + ": " + why);
+    }
+    if (errors) errors->Release();
+    auto* p = static_cast<const uint8_t*>(blob->GetBufferPointer());
+    std::vector<uint8_t> out(p, p + blob->GetBufferSize());
+    blob->Release();
+    return out;
+}
+
+#else
+
+namespace {
+
+// tools/vkd3d/hlsl_glue.c's two functions: the only interface between ripple and vkd3d-shader, so that ripple
+// includes no vkd3d-shader header and links nothing of it.
+using CompileFn = int (*)(const char* source, size_t length, const char* name, const char* entry,
+                          const char* profile, void** code, size_t* size, char** messages);
+using FreeFn = void (*)(void* code, char* messages);
+
+struct Glue {
+    CompileFn compile = nullptr;
+    FreeFn release = nullptr;
+    std::string error; // why there is none
+};
+
+const Glue& glue() {
+    static const Glue g = [] {
+        Glue out;
+        const char* path = std::getenv("RIPPLE_D3D12_HLSL_COMPILER");
+        if (!path || !*path) {
+            out.error = "no HLSL compiler here (on Linux, set RIPPLE_D3D12_HLSL_COMPILER to the library "
+                        "tools/vkd3d-tool.sh builds; on Windows d3dcompiler_47 compiles it)";
+            return out;
+        }
+        // Never closed: kernels may be compiled until the process ends. RTLD_DEEPBIND: the glue's calls go to
+        // the vkd3d-shader it was linked with, not to the older one vkd3d's runtime has already loaded, whose
+        // functions have the same names.
+        void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+        if (!lib) {
+            const char* why = dlerror();
+            out.error =
+                std::string("RIPPLE_D3D12_HLSL_COMPILER (") + path + ") did not load: " + (why ? why : "");
+            return out;
+        }
+        out.compile = reinterpret_cast<CompileFn>(dlsym(lib, "ripple_hlsl_to_dxbc"));
+        out.release = reinterpret_cast<FreeFn>(dlsym(lib, "ripple_hlsl_free"));
+        if (!out.compile || !out.release) {
+            out.compile = nullptr;
+            out.error = std::string("RIPPLE_D3D12_HLSL_COMPILER (") + path +
+                        ") lacks ripple_hlsl_to_dxbc or ripple_hlsl_free";
+        }
+        return out;
+    }();
+    return g;
+}
+
+} // namespace
+
+Result<std::vector<uint8_t>> compileHlsl(const char* hlsl, const char* name) {
+    const Glue& g = glue();
+    if (!g.compile)
+        return Status(StatusCode::Unsupported, std::string("D3D12: ") + g.error + ", for " + name);
+    void* code = nullptr;
+    size_t size = 0;
+    char* messages = nullptr;
+    const int result = g.compile(hlsl, std::strlen(hlsl), name, "main", "cs_5_1", &code, &size, &messages);
+    std::vector<uint8_t> out;
+    if (result == 0 && code)
+        out.assign(static_cast<const uint8_t*>(code), static_cast<const uint8_t*>(code) + size);
+    std::string why = messages ? messages : "";
+    g.release(code, messages);
+    if (result != 0 || out.empty())
+        return Status(StatusCode::Internal, std::string("D3D12: vkd3d-shader rejected ") + name + " (" +
+                                                std::to_string(result) + "): " + why);
+    return out;
+}
+
+#endif
+
+} // namespace ripple::d3d12
