@@ -17,7 +17,7 @@ fi
 
 packages=(cmake ninja-build g++ libvulkan-dev libvulkan-volk-dev glslang-tools glslang-dev spirv-tools spirv-cross
           libspirv-cross-c-shared-dev catch2 mesa-vulkan-drivers vulkan-validationlayers python3-numpy
-          libvkd3d-dev libvkd3d-utils1 directx-headers-dev libpng-dev)
+          libvkd3d-dev libvkd3d-utils1 directx-headers-dev libpng-dev patchelf)
 missing=()
 for p in "${packages[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p"); done
 if ((${#missing[@]})); then
@@ -29,6 +29,8 @@ fi
 
 [[ $what == deps ]] && exit 0
 
+# test: a real HLSL compiler (vkd3d-shader 2.1, test-only, never installed) for the d3d12-real tests.
+if [[ $what == test ]]; then bash tools/vkd3d-tool.sh build-tools/vkd3d; fi
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DRIPPLE_D3D12=ON  # ON: also test the D3D12 back-end on vkd3d
 if [[ $what == demo ]]; then
     cmake --build build --target ripple-run # the library, its kernels and ripple-run: nothing else

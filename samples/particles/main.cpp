@@ -5,6 +5,7 @@
 //
 //   ripple-particles [--particles N] [--width W] [--height H] [--k K] [--frames F] [--mass int|float]
 //                    [--deterministic] [--png PATH] [--check] [--hlsl-round-trip] [--validation]
+//                    [--backend vulkan|d3d12]
 // Exit status: 0 done (and matching), 1 a failure or a mismatch, 2 bad arguments.
 #include "model.hpp"
 #include "png_writer.hpp"
@@ -26,7 +27,7 @@ int usage(const char* why) {
         stderr,
         "ripple-particles: %s\nusage: ripple-particles [--particles N] [--width W] [--height H] [--k K] "
         "[--frames F] [--mass int|float] [--deterministic] [--png PATH] [--check] [--hlsl-round-trip] "
-        "[--validation]\n",
+        "[--validation] [--backend vulkan|d3d12]\n",
         why);
     return 2;
 }
@@ -102,6 +103,12 @@ int main(int argc, char** argv) {
                    (std::strcmp(value, "int") == 0 || std::strcmp(value, "float") == 0)) {
             config.floatMass = std::strcmp(value, "float") == 0;
             ++i;
+        } else if (a == "--backend" && value &&
+                   (std::strcmp(value, "vulkan") == 0 || std::strcmp(value, "d3d12") == 0)) {
+            // d3d12: the user kernels and operators as HLSL, where ripple was built with the D3D12 back-end
+            deviceOptions.backend =
+                std::strcmp(value, "d3d12") == 0 ? ripple::Backend::D3D12 : ripple::Backend::Vulkan;
+            ++i;
         } else if (a == "--png" && value && *value) {
             png = value;
             ++i;
@@ -135,7 +142,9 @@ int main(int argc, char** argv) {
     std::printf("%u particles, %ux%u grid, K=%u, %s mass%s, %s kernels, on %s\n", config.count, config.width,
                 config.height, config.k, config.floatMass ? "FLOAT32" : "INT32",
                 config.deterministic ? " (deterministic splat)" : "",
-                form == particles::KernelForm::Spirv ? "SPIR-V" : "HLSL round-trip",
+                deviceOptions.backend == ripple::Backend::D3D12 ? "HLSL"
+                : form == particles::KernelForm::Spirv          ? "SPIR-V"
+                                                                : "HLSL round-trip",
                 device->adapter().name.c_str());
 
     const bool exact = !config.floatMass || config.deterministic;

@@ -30,9 +30,18 @@ struct ReleaseDevices : Catch::TestEventListenerBase {
 } // namespace
 CATCH_REGISTER_LISTENER(ReleaseDevices)
 
-bool hlslRoundTrip() {
+namespace {
+std::string kernelMode() {
     const char* mode = std::getenv("RIPPLE_TEST_KERNELS");
-    return mode && std::string(mode) == "hlsl";
+    return mode ? mode : "";
+}
+} // namespace
+
+bool hlslRoundTrip() {
+    return kernelMode() == "hlsl" || kernelMode() == "d3d12";
+}
+bool onD3D12() {
+    return kernelMode() == "d3d12";
 }
 
 namespace {
@@ -55,13 +64,14 @@ ripple::Device freshDevice() {
 
 ripple::Device& device(ripple::KernelPreference preference) {
     // Every device made from now on runs the round trip's modules (kernels/round_trip.hpp).
-    if (hlslRoundTrip()) ripple::kernels::installHlslRoundTrip(&ripple::kernels::kHlslRoundTripTable);
+    if (kernelMode() == "hlsl") ripple::kernels::installHlslRoundTrip(&ripple::kernels::kHlslRoundTripTable);
     auto& slot = devices()[preference];
     if (!slot) {
         applyTicketMode();
         ripple::DeviceOptions options;
         options.validation = true;
         options.kernels = preference;
+        if (onD3D12()) options.backend = ripple::Backend::D3D12;
         options.log = [](ripple::LogLevel level, const std::string& m) {
             if (level >= ripple::LogLevel::Warning) std::fprintf(stderr, "%s\n", m.c_str());
         };

@@ -11,14 +11,18 @@
 namespace rt {
 
 // The shared test device (validation layer on) for a kernel preference; the test fails if it cannot be made.
-// With RIPPLE_TEST_KERNELS=hlsl every device runs the HLSL round trip of the D3D12 path instead.
+// With RIPPLE_TEST_KERNELS=hlsl every device runs the HLSL round trip of the D3D12 path instead; with
+// RIPPLE_TEST_KERNELS=d3d12 every device is a Backend::D3D12 one (vkd3d on Linux, its HLSL compiled by the
+// library RIPPLE_D3D12_HLSL_COMPILER names: the d3d12-real tests).
 ripple::Device& device(ripple::KernelPreference preference = ripple::KernelPreference::Auto);
 // A device of its own (validation layer on), for tests that change a device's state (faults, memory
 // counts); the test fails if it cannot be made.
 ripple::Device freshDevice();
-// Whether this run tests the HLSL round trip (RIPPLE_TEST_KERNELS=hlsl): 64-bit scatters are then
-// Unsupported.
+// Whether this run tests the D3D12 path's kernels (RIPPLE_TEST_KERNELS=hlsl or d3d12): 64-bit scatters are
+// then Unsupported.
 bool hlslRoundTrip();
+// Whether the shared devices are Backend::D3D12 ones (RIPPLE_TEST_KERNELS=d3d12).
+bool onD3D12();
 
 struct GpuResult {
     ripple::Status status;
