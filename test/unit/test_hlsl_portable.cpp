@@ -61,3 +61,34 @@ TEST_CASE("Portable HLSL: a loop body's last 'continue' goes (vkd3d 1.2), every 
     for (size_t at = h.find("continue;"); at != std::string::npos; at = h.find("continue;", at + 1)) ++count;
     CHECK(count == 2); // the if's, and "mycontinue;"
 }
+
+TEST_CASE(
+    "Portable HLSL: groupshared arrays of arrays become flat (vkd3d-shader 2.1 loads them from the wrong "
+    "place)",
+    "[unit][hlsl]") {
+    std::string h = "groupshared uint sKey[2][1024];\n"
+                    "groupshared uint sIdx[1024];\n"
+                    "void f(uint lid, uint w) {\n"
+                    "    sKey[0][lid] = sKey[w + 1u][sIdx[lid]];\n"
+                    "    sKey[w][sKey[1][min(lid, 3u)]] = sIdx[lid];\n"
+                    "    uint notKey = mysKey[0];\n"
+                    "}\n";
+    std::string error;
+    REQUIRE(ripple_embed::portableHlsl(h, error));
+    INFO(h);
+    CHECK(h.find("groupshared uint sKey[2048];\n") != std::string::npos);
+    CHECK(h.find("groupshared uint sIdx[1024];\n") != std::string::npos);
+    CHECK(h.find("sKey[(0) * 1024u + (lid)] = sKey[(w + 1u) * 1024u + (sIdx[lid])];") != std::string::npos);
+    CHECK(h.find("sKey[(w) * 1024u + (sKey[(1) * 1024u + (min(lid, 3u))])] = sIdx[lid];") !=
+          std::string::npos);
+    CHECK(h.find("mysKey[0]") != std::string::npos);
+    CHECK(h.find("][") == std::string::npos);
+
+    // A use it cannot rewrite, or a third dimension, is an error, never HLSL half rewritten.
+    std::string row = "groupshared uint s[2][4];\nvoid f() { g(s[1]); }\n";
+    CHECK_FALSE(ripple_embed::portableHlsl(row, error));
+    CHECK(error.find("s[i][j]") != std::string::npos);
+    std::string deep = "groupshared uint s[2][4][8];\n";
+    CHECK_FALSE(ripple_embed::portableHlsl(deep, error));
+    CHECK(error.find("more than two dimensions") != std::string::npos);
+}

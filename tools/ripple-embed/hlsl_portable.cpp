@@ -2,6 +2,7 @@
 #include "hlsl_portable.hpp"
 
 #include <cctype>
+#include <map>
 #include <regex>
 #include <set>
 #include <vector>
@@ -183,6 +184,91 @@ void dropTrailingContinues(std::string& s) {
     }
 }
 
+// The index expression of the '[' at `open` and the position of its ']' (brackets and parentheses balanced).
+bool bracketIndex(const std::string& s, size_t open, std::string& index, size_t& close) {
+    int depth = 0;
+    for (size_t i = open; i < s.size(); ++i) {
+        if (s[i] == '[' || s[i] == '(') ++depth;
+        if (s[i] == ']' || s[i] == ')') --depth;
+        if (depth == 0) {
+            if (s[i] != ']') return false;
+            index = s.substr(open + 1, i - open - 1);
+            close = i;
+            return true;
+        }
+    }
+    return false;
+}
+
+// Every "name[i][j]" of `in` with name one of `inner`'s (its inner size B) as "name[(i) * B + (j)]", into
+// `out`; the indices themselves rewritten too. The declarations ("groupshared T name[A][B];") pass unchanged.
+bool flattenUses(const std::string& in, const std::map<std::string, std::string>& inner, std::string& out,
+                 std::string& error) {
+    for (size_t i = 0; i < in.size();) {
+        if ((i > 0 && isIdentifierChar(in[i - 1])) || !isIdentifierChar(in[i])) {
+            out += in[i++];
+            continue;
+        }
+        size_t j = i;
+        while (j < in.size() && isIdentifierChar(in[j])) ++j;
+        const std::string name = in.substr(i, j - i);
+        const auto found = inner.find(name);
+        size_t typeEnd = i, typeStart; // "groupshared T name...": the declaration
+        while (typeEnd > 0 && std::isspace(static_cast<unsigned char>(in[typeEnd - 1]))) --typeEnd;
+        for (typeStart = typeEnd; typeStart > 0 && isIdentifierChar(in[typeStart - 1]);) --typeStart;
+        const bool declared = typeStart < typeEnd && wordBefore(in, typeStart) == "groupshared";
+        if (found == inner.end() || declared) {
+            out += name;
+            i = j;
+            continue;
+        }
+        std::string first, second;
+        size_t close1 = 0, close2 = 0;
+        if (j >= in.size() || in[j] != '[' || !bracketIndex(in, j, first, close1) ||
+            close1 + 1 >= in.size() || in[close1 + 1] != '[' ||
+            !bracketIndex(in, close1 + 1, second, close2)) {
+            error = "a use of groupshared " + name + " that is not " + name + "[i][j]";
+            return false;
+        }
+        std::string a, b;
+        if (!flattenUses(first, inner, a, error) || !flattenUses(second, inner, b, error)) return false;
+        out += name + "[(" + trim(a) + ") * " + found->second + "u + (" + trim(b) + ")]";
+        i = close2 + 1;
+    }
+    return true;
+}
+
+// "groupshared T name[A][B];" becomes "name[A * B]", and every "name[i][j]" "name[(i) * B + (j)]":
+// vkd3d-shader 2.1's compiler loads an element of a groupshared array of arrays from the wrong place (it
+// stores s[0][i] at structure 0, byte 4i, and loads it from structure i: out of bounds; docs/D3D12.md).
+bool flattenGroupshared(std::string& s, std::string& error) {
+    static const std::regex declaration(R"(groupshared (\w+) (\w+)\[(\d+)\]\[(\d+)\];)");
+    static const std::regex deeper(R"(groupshared \w+ (\w+)(\[\d+\]){3,};)");
+    std::smatch m;
+    if (std::regex_search(s, m, deeper)) {
+        error = "groupshared " + m[1].str() + " has more than two dimensions";
+        return false;
+    }
+    std::map<std::string, std::string> inner; // name -> B
+    for (auto it = std::sregex_iterator(s.begin(), s.end(), declaration); it != std::sregex_iterator(); ++it)
+        inner[(*it)[2].str()] = (*it)[4].str();
+    if (inner.empty()) return true;
+    std::string out;
+    if (!flattenUses(s, inner, out, error)) return false;
+    s.clear();
+    size_t last = 0;
+    for (auto it = std::sregex_iterator(out.begin(), out.end(), declaration); it != std::sregex_iterator();
+         ++it) {
+        const std::smatch& m = *it;
+        s += out.substr(last, m.position(0) - last);
+        s += "groupshared " + m[1].str() + " " + m[2].str() + "[" +
+             std::to_string(std::stoull(m[3].str()) * std::stoull(m[4].str())) + "];";
+        last = m.position(0) + m.length(0);
+    }
+    s += out.substr(last);
+    return true;
+}
+
 } // namespace
 
 bool portableHlsl(std::string& hlsl, std::string& error) {
@@ -214,6 +300,7 @@ bool portableHlsl(std::string& hlsl, std::string& error) {
             "bool4 ripple_isnan(float4 x) { return (asuint(x) & 0x7fffffffu) > 0x7f800000u; }\n\n";
         out = helpers + out;
     }
+    if (!flattenGroupshared(out, error)) return false;
     dropTrailingContinues(out);
     hlsl = std::move(out);
     return true;
