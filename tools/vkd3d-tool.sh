@@ -33,7 +33,14 @@ apt=(-o Dir::Etc::SourceList="$work/sources.list" -o Dir::Etc::SourceParts=/dev/
      -o APT::Architecture=amd64 -o APT::Architectures=amd64 -o APT::Sandbox::User=root)
 apt-get "${apt[@]}" update -qq
 version=$(apt-cache "${apt[@]}" show --no-all-versions libvkd3d-shader1 | sed -n 's/^Version: //p')
+# ripple's glue: one C function over vkd3d_shader_compile(), so that ripple needs no vkd3d header. Built on
+# every run (a fraction of a second), so that a change to it reaches a cached DIR.
+build_glue() {
+    cc -shared -fPIC -O2 -fvisibility=hidden -I"$dir/include/vkd3d" -o "$dir/lib/libripple-hlsl-vkd3d.so" \
+        "$root/tools/vkd3d/hlsl_glue.c" -L"$dir/lib" -l:libripple-vkd3d-shader.so.1 -Wl,-rpath,'$ORIGIN'
+}
 if [[ -f $dir/.version && $(cat "$dir/.version") == "$version" ]]; then
+    build_glue
     echo "vkd3d-tool: vkd3d-shader $version already in $dir"
     exit 0
 fi
@@ -76,9 +83,7 @@ patchelf --set-soname libripple-vkd3d-shader.so.1 "$shader"
 patchelf --replace-needed libvkd3d-shader.so.1 libripple-vkd3d-shader.so.1 "$dir/bin/vkd3d-compiler"
 patchelf --set-rpath '$ORIGIN/../lib' "$dir/bin/vkd3d-compiler"
 
-# ripple's glue: one C function over vkd3d_shader_compile(), so that ripple needs no vkd3d header.
-cc -shared -fPIC -O2 -fvisibility=hidden -I"$dir/include/vkd3d" -o "$dir/lib/libripple-hlsl-vkd3d.so" \
-    "$root/tools/vkd3d/hlsl_glue.c" -L"$dir/lib" -l:libripple-vkd3d-shader.so.1 -Wl,-rpath,'$ORIGIN'
+build_glue
 "$dir/bin/vkd3d-compiler" --version
 echo "$version" >"$dir/.version"
 echo "vkd3d-tool: vkd3d-shader $version in $dir"

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: MIT
-// Test-only (tools/vkd3d-tool.sh): HLSL to DXBC through vkd3d-shader, as D3DCompile does on Windows. The D3D12
-// back-end loads this library on Linux and calls ripple_hlsl_to_dxbc() alone, so ripple includes no vkd3d
-// header. Returns vkd3d's result (0: success); *code and *messages are freed with ripple_hlsl_free().
+// Test-only (tools/vkd3d-tool.sh): HLSL to DXBC through vkd3d-shader, as D3DCompile does on Windows. The
+// D3D12 back-end loads this library on Linux and calls ripple_hlsl_to_dxbc() alone, so ripple includes no
+// vkd3d header. Returns vkd3d's result (0: success); *code and *messages are freed with ripple_hlsl_free().
 #include <vkd3d_shader.h>
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* vkd3d-shader 2.1 does not know the storage class 'globallycoherent' (docs/D3D12.md): blanked here, in a copy.
- * Over Vulkan its UAVs are then coherent within a workgroup only; ripple's kernels that need more (chained
- * scans) are checked by the d3d12-real tests on lavapipe, where all memory is coherent, and by nothing else. */
+/* vkd3d-shader 2.1 does not know the storage class 'globallycoherent' (docs/D3D12.md): blanked here, in a
+ * copy. Over Vulkan its UAVs are then coherent within a workgroup only; ripple's kernels that need more
+ * (chained scans) are checked by the d3d12-real tests on lavapipe, where all memory is coherent, and by
+ * nothing else. */
 static char* without_globallycoherent(const char* source, size_t length) {
     static const char word[] = "globallycoherent";
     char* copy = malloc(length + 1);
@@ -20,9 +22,83 @@ static char* without_globallycoherent(const char* source, size_t length) {
     return copy;
 }
 
-__attribute__((visibility("default"))) int ripple_hlsl_to_dxbc(const char* source, size_t length, const char* name,
-                                                              const char* entry, const char* profile, void** code,
-                                                              size_t* size, char** messages) {
+/* vkd3d 1.2's DXBC-to-SPIR-V (Debian 12's runtime) turns "mov r0.yzw, r1.xyzw" (temps on both sides, a
+ * partial write mask, the identity swizzle) into an OpCopyMemory of the whole register, overwriting the
+ * components outside the mask (docs/D3D12.md). vkd3d-shader 2.1 writes such moves. The same move with the
+ * swizzle's unused lanes repeating a used one ("r1.yyzw") means the same and is translated per component.
+ * Returns the moves changed. */
+static unsigned repeat_unused_lanes(uint32_t* t, size_t count) {
+    unsigned changed = 0;
+    if (count < 2 || t[1] > count) return 0;
+    for (size_t i = 2; i < t[1];) {
+        const uint32_t op = t[i] & 0x7ff;
+        size_t length = (t[i] >> 24) & 0x7f;
+        if (op == 0x35 && i + 1 < t[1]) length = t[i + 1]; /* customdata: its length follows */
+        if (!length || i + length > t[1]) break;
+        if (op == 0x36 && length == 5 && !(t[i] >> 31)) { /* mov, no extended opcode token */
+            const uint32_t d = t[i + 1], s = t[i + 3];
+            /* 4 components; temp (type 0); one immediate index; no extended operand (modifiers) */
+            const int dst_temp =
+                (d & 3) == 2 && ((d >> 12) & 0xff) == 0 && ((d >> 20) & 0x1ff) == 1 && !(d >> 31);
+            const int src_temp =
+                (s & 3) == 2 && ((s >> 12) & 0xff) == 0 && ((s >> 20) & 0x1ff) == 1 && !(s >> 31);
+            const uint32_t mask = (d >> 4) & 0xf;
+            if (dst_temp && src_temp && ((d >> 2) & 3) == 0 && ((s >> 2) & 3) == 1 &&
+                ((s >> 4) & 0xff) == 0xe4 && mask != 0xf && mask != 0) {
+                uint32_t first = 0, swizzle = 0;
+                while (!(mask >> first & 1)) ++first;
+                for (uint32_t k = 0; k < 4; ++k) swizzle |= ((mask >> k & 1) ? k : first) << (2 * k);
+                t[i + 3] = (s & ~(0xffu << 4)) | (swizzle << 4);
+                ++changed;
+            }
+        }
+        i += length;
+    }
+    return changed;
+}
+
+/* The DXBC in *code with repeat_unused_lanes() applied to its shader program section, re-serialised (vkd3d
+ * checks the container's checksum). */
+static int patch_masked_moves(struct vkd3d_shader_code* code) {
+    /* The program's section: SHEX (shader model 5) or SHDR (4, and vkd3d-shader 2.1's 5.1). */
+    const uint32_t shex = 'S' | 'H' << 8 | 'E' << 16 | (uint32_t)'X' << 24;
+    const uint32_t shdr = 'S' | 'H' << 8 | 'D' << 16 | (uint32_t)'R' << 24;
+    struct vkd3d_shader_dxbc_desc desc;
+    int result = vkd3d_shader_parse_dxbc(code, 0, &desc, NULL);
+    if (result) return result;
+    struct vkd3d_shader_dxbc_section_desc* sections = calloc(desc.section_count, sizeof *sections);
+    uint32_t* tokens = NULL;
+    unsigned changed = 0;
+    result = sections ? 0 : VKD3D_ERROR_OUT_OF_MEMORY;
+    for (size_t i = 0; !result && i < desc.section_count; ++i) {
+        sections[i] = desc.sections[i];
+        if ((desc.sections[i].tag != shex && desc.sections[i].tag != shdr) || tokens) continue;
+        if (!(tokens = malloc(desc.sections[i].data.size + 4))) {
+            result = VKD3D_ERROR_OUT_OF_MEMORY;
+            break;
+        }
+        memcpy(tokens, desc.sections[i].data.code, desc.sections[i].data.size);
+        changed = repeat_unused_lanes(tokens, desc.sections[i].data.size / 4);
+        sections[i].data.code = tokens;
+    }
+    if (!result && changed) {
+        struct vkd3d_shader_code patched = {0};
+        result = vkd3d_shader_serialize_dxbc(desc.section_count, sections, &patched, NULL);
+        if (!result) {
+            vkd3d_shader_free_shader_code(code);
+            *code = patched;
+        }
+    }
+    free(tokens);
+    free(sections);
+    vkd3d_shader_free_dxbc(&desc);
+    return result;
+}
+
+__attribute__((visibility("default"))) int ripple_hlsl_to_dxbc(const char* source, size_t length,
+                                                               const char* name, const char* entry,
+                                                               const char* profile, void** code, size_t* size,
+                                                               char** messages) {
     struct vkd3d_shader_hlsl_source_info hlsl = {.type = VKD3D_SHADER_STRUCTURE_TYPE_HLSL_SOURCE_INFO};
     struct vkd3d_shader_compile_info info = {.type = VKD3D_SHADER_STRUCTURE_TYPE_COMPILE_INFO};
     struct vkd3d_shader_code out = {0};
@@ -37,8 +113,9 @@ __attribute__((visibility("default"))) int ripple_hlsl_to_dxbc(const char* sourc
     info.target_type = VKD3D_SHADER_TARGET_DXBC_TPF;
     info.log_level = VKD3D_SHADER_LOG_WARNING;
     info.source_name = name;
-    const int result = vkd3d_shader_compile(&info, &out, messages);
+    int result = vkd3d_shader_compile(&info, &out, messages);
     free(copy);
+    if (!result) result = patch_masked_moves(&out);
     *code = (void*)out.code;
     *size = out.size;
     return result;
