@@ -92,3 +92,46 @@ TEST_CASE(
     CHECK_FALSE(ripple_embed::portableHlsl(deep, error));
     CHECK(error.find("more than two dimensions") != std::string::npos);
 }
+
+TEST_CASE("Portable HLSL: stores into private arrays store a value of their own (vkd3d-shader 2.1 in "
+          "unrolled loops)",
+          "[unit][hlsl]") {
+    std::string h = "groupshared uint sRow[256];\n"
+                    "static uint gKey[8];\n"
+                    "static const uint kTable[2] = { 1u, 2u };\n"
+                    "float gWeight[4];\n"
+                    "void f(uint lid, uint2 pair[4], uint key[8])\n"
+                    "{\n"
+                    "    uint2 raw[8];\n"
+                    "    uint h;\n"
+                    "    [unroll]\n"
+                    "    for (uint u = 0u; u < 8u; u++)\n"
+                    "    {\n"
+                    "        raw[u] = load(lid + u);\n"
+                    "        raw[u].y = h;\n"
+                    "        key[u] = h;\n"
+                    "        gKey[min(u, key[0])] = key[u] == 3u ? h : 0u;\n"
+                    "        sRow[u] = h;\n"
+                    "        gWeight[u & 3u] = asfloat(h);\n"
+                    "        gKey[u] = 4294967295u;\n"
+                    "        key[u] += h;\n"
+                    "        if (key[u] == h) h = 1u;\n"
+                    "    }\n"
+                    "    pair[0] = raw[1];\n"
+                    "}\n";
+    std::string error;
+    REQUIRE(ripple_embed::portableHlsl(h, error));
+    INFO(h);
+    CHECK(h.find("        raw[u] = (load(lid + u)) | 0u;\n") != std::string::npos);
+    CHECK(h.find("        raw[u].y = (h) | 0u;\n") != std::string::npos);
+    CHECK(h.find("        key[u] = (h) | 0u;\n") != std::string::npos); // an array parameter
+    CHECK(h.find("        gKey[min(u, key[0])] = (key[u] == 3u ? h : 0u) | 0u;\n") != std::string::npos);
+    CHECK(h.find("        gWeight[u & 3u] = asfloat(asuint(asfloat(h)) | 0u);\n") != std::string::npos);
+    CHECK(h.find("    pair[0] = (raw[1]) | 0u;\n") != std::string::npos);
+    // Unchanged: groupshared memory, constants, compound assignments, comparisons, declarations.
+    CHECK(h.find("        sRow[u] = h;\n") != std::string::npos);
+    CHECK(h.find("        gKey[u] = 4294967295u;\n") != std::string::npos);
+    CHECK(h.find("        key[u] += h;\n") != std::string::npos);
+    CHECK(h.find("        if (key[u] == h) h = 1u;\n") != std::string::npos);
+    CHECK(h.find("static const uint kTable[2] = { 1u, 2u };\n") != std::string::npos);
+}

@@ -2,6 +2,7 @@
 #include "hlsl_portable.hpp"
 
 #include <cctype>
+#include <cstring>
 #include <map>
 #include <regex>
 #include <set>
@@ -186,18 +187,10 @@ void dropTrailingContinues(std::string& s) {
 
 // The index expression of the '[' at `open` and the position of its ']' (brackets and parentheses balanced).
 bool bracketIndex(const std::string& s, size_t open, std::string& index, size_t& close) {
-    int depth = 0;
-    for (size_t i = open; i < s.size(); ++i) {
-        if (s[i] == '[' || s[i] == '(') ++depth;
-        if (s[i] == ']' || s[i] == ')') --depth;
-        if (depth == 0) {
-            if (s[i] != ']') return false;
-            index = s.substr(open + 1, i - open - 1);
-            close = i;
-            return true;
-        }
-    }
-    return false;
+    std::vector<std::string> parts;
+    if (!callArguments(s, open, parts, close) || s[close] != ']' || parts.size() != 1) return false;
+    index = parts[0];
+    return true;
 }
 
 // Every "name[i][j]" of `in` with name one of `inner`'s (its inner size B) as "name[(i) * B + (j)]", into
@@ -269,6 +262,65 @@ bool flattenGroupshared(std::string& s, std::string& error) {
     return true;
 }
 
+// Stores into private arrays (a function's local arrays, its array parameters, "static" globals) of 32-bit
+// integers or floats get a value of their own: "a[i] = v;" becomes "a[i] = (v) | 0u;" (floats:
+// "asfloat(asuint(v) | 0u)"), the same bits. vkd3d-shader 2.1 miscompiles such stores in unrolled loops:
+// where the value stored is a variable that is written again later (an inlined call's result, a value set in
+// both branches of an "if"), every element reads the variable's last value (docs/D3D12.md). Line by line, as
+// SPIRV-Cross writes one statement a line.
+void separateArrayStores(std::string& s) {
+    static const std::regex declaration(R"(\b(uint|int|float)[234]?\s+(\w+)\s*\[\s*\d+\s*\])");
+    std::map<std::string, char> kind; // name -> 'i' (integers), 'f' (floats), 'x' (both: left alone)
+    for (auto it = std::sregex_iterator(s.begin(), s.end(), declaration); it != std::sregex_iterator();
+         ++it) {
+        const std::string before = wordBefore(s, static_cast<size_t>(it->position(0)));
+        if (before == "groupshared" || before == "const") continue;
+        const char k = (*it)[1].str() == "float" ? 'f' : 'i';
+        auto [at, added] = kind.emplace((*it)[2].str(), k);
+        if (!added && at->second != k) at->second = 'x';
+    }
+    if (kind.empty()) return;
+    std::string out;
+    for (size_t begin = 0; begin < s.size();) {
+        size_t end = s.find('\n', begin);
+        end = end == std::string::npos ? s.size() : end + 1;
+        std::string line = s.substr(begin, end - begin);
+        begin = end;
+        const size_t nameAt = line.find_first_not_of(" \t");
+        size_t open = nameAt, close = 0;
+        while (open < line.size() && isIdentifierChar(line[open])) ++open;
+        const auto found =
+            nameAt == std::string::npos ? kind.end() : kind.find(line.substr(nameAt, open - nameAt));
+        std::string index;
+        if (found == kind.end() || found->second == 'x' || open >= line.size() || line[open] != '[' ||
+            !bracketIndex(line, open, index, close)) {
+            out += line;
+            continue;
+        }
+        size_t eq = close + 1;
+        if (eq < line.size() && line[eq] == '.')
+            for (++eq; eq < line.size() && std::strchr("xyzw", line[eq]);) ++eq;
+        while (eq < line.size() && line[eq] == ' ') ++eq;
+        const size_t semicolon = line.rfind(';');
+        if (eq + 1 >= line.size() || line[eq] != '=' || line[eq + 1] == '=' ||
+            semicolon == std::string::npos || semicolon < eq || line.find(';', eq) != semicolon ||
+            trim(line.substr(semicolon + 1)) != "") {
+            out += line;
+            continue;
+        }
+        const std::string value = trim(line.substr(eq + 1, semicolon - eq - 1));
+        static const std::regex literal(R"([0-9][0-9.eE+-]*[uUfF]?)");
+        if (std::regex_match(value, literal)) { // a constant is a value of its own
+            out += line;
+            continue;
+        }
+        out += line.substr(0, eq + 1) + " " +
+               (found->second == 'f' ? "asfloat(asuint(" + value + ") | 0u)" : "(" + value + ") | 0u") +
+               line.substr(semicolon);
+    }
+    s = std::move(out);
+}
+
 } // namespace
 
 bool portableHlsl(std::string& hlsl, std::string& error) {
@@ -302,6 +354,7 @@ bool portableHlsl(std::string& hlsl, std::string& error) {
     }
     if (!flattenGroupshared(out, error)) return false;
     dropTrailingContinues(out);
+    separateArrayStores(out);
     hlsl = std::move(out);
     return true;
 }
