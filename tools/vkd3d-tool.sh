@@ -36,8 +36,11 @@ version=$(apt-cache "${apt[@]}" show --no-all-versions libvkd3d-shader1 | sed -n
 # ripple's glue: one C function over vkd3d_shader_compile(), so that ripple needs no vkd3d header. Built on
 # every run (a fraction of a second), so that a change to it reaches a cached DIR.
 build_glue() {
-    cc -shared -fPIC -O2 -fvisibility=hidden -I"$dir/include/vkd3d" -o "$dir/lib/libripple-hlsl-vkd3d.so" \
-        "$root/tools/vkd3d/hlsl_glue.c" -L"$dir/lib" -l:libripple-vkd3d-shader.so.1 -Wl,-rpath,'$ORIGIN'
+    local hash
+    hash=$(sha256sum "$root/tools/vkd3d/hlsl_glue.c" | cut -c1-16) # its DXBC cache's key
+    cc -shared -fPIC -O2 -fvisibility=hidden -DRIPPLE_GLUE_SOURCE_HASH="\"$hash\"" -I"$dir/include/vkd3d" \
+        -o "$dir/lib/libripple-hlsl-vkd3d.so" "$root/tools/vkd3d/hlsl_glue.c" -L"$dir/lib" \
+        -l:libripple-vkd3d-shader.so.1 -Wl,-rpath,'$ORIGIN'
 }
 if [[ -f $dir/.version && $(cat "$dir/.version") == "$version" ]]; then
     build_glue

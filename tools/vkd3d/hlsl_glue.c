@@ -5,8 +5,10 @@
 #include <vkd3d_shader.h>
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* vkd3d-shader 2.1 does not know the storage class 'globallycoherent' (docs/D3D12.md): blanked here, in a
  * copy. Over Vulkan its UAVs are then coherent within a workgroup only; ripple's kernels that need more
@@ -73,7 +75,7 @@ static int patch_masked_moves(struct vkd3d_shader_code* code) {
     for (size_t i = 0; !result && i < desc.section_count; ++i) {
         sections[i] = desc.sections[i];
         if ((desc.sections[i].tag != shex && desc.sections[i].tag != shdr) || tokens) continue;
-        if (!(tokens = malloc(desc.sections[i].data.size + 4))) {
+        if (!(tokens = malloc(desc.sections[i].data.size + 4))) { /* + 4: never malloc(0) */
             result = VKD3D_ERROR_OUT_OF_MEMORY;
             break;
         }
@@ -95,6 +97,66 @@ static int patch_masked_moves(struct vkd3d_shader_code* code) {
     return result;
 }
 
+/* A DXBC cache on disk between processes (RIPPLE_VKD3D_DXBC_CACHE names a directory; unset: none).
+ * vkd3d-shader 2.1 takes up to minutes for kernels with unrolled loops (docs/D3D12.md), and every test
+ * process, every ripple-run of the conformance cases, compiles afresh. Keyed by FNV-1a 64 over the glue's
+ * source (its hash, from tools/vkd3d-tool.sh), vkd3d's version, profile, entry and HLSL; a file is written
+ * under a unique name, then renamed, so that parallel tests never read a partial one. Test-only, like this
+ * library. */
+#ifndef RIPPLE_GLUE_SOURCE_HASH
+#define RIPPLE_GLUE_SOURCE_HASH __DATE__ " " __TIME__
+#endif
+
+static uint64_t fnv1a(uint64_t h, const void* data, size_t size) {
+    const unsigned char* p = data;
+    for (size_t i = 0; i < size; ++i) h = (h ^ p[i]) * 1099511628211ull;
+    return (h ^ 0xff) * 1099511628211ull; /* a separator between the key's parts */
+}
+
+static int cache_path(char* path, size_t room, const char* source, size_t length, const char* entry,
+                      const char* profile) {
+    const char* dir = getenv("RIPPLE_VKD3D_DXBC_CACHE");
+    if (!dir || !*dir) return 0;
+    uint64_t h = 14695981039346656037ull;
+    h = fnv1a(h, RIPPLE_GLUE_SOURCE_HASH, strlen(RIPPLE_GLUE_SOURCE_HASH));
+    const char* version = vkd3d_shader_get_version(NULL, NULL);
+    h = fnv1a(h, version, strlen(version));
+    h = fnv1a(h, profile, strlen(profile));
+    h = fnv1a(h, entry, strlen(entry));
+    h = fnv1a(h, source, length);
+    const int n = snprintf(path, room, "%s/%016llx.dxbc", dir, (unsigned long long)h);
+    return n > 0 && (size_t)n < room;
+}
+
+/* The cached bytecode in a malloc'd buffer (vkd3d_shader_free_shader_code() frees it with free()), or 0. */
+static int cache_read(const char* path, struct vkd3d_shader_code* out) {
+    FILE* f = fopen(path, "rb");
+    if (!f) return 0;
+    long size = -1;
+    if (fseek(f, 0, SEEK_END) == 0) size = ftell(f);
+    void* code = size > 0 && fseek(f, 0, SEEK_SET) == 0 ? malloc((size_t)size) : NULL;
+    const int ok = code && fread(code, 1, (size_t)size, f) == (size_t)size;
+    fclose(f);
+    if (!ok) {
+        free(code);
+        return 0;
+    }
+    out->code = code;
+    out->size = (size_t)size;
+    return 1;
+}
+
+static void cache_write(const char* path, const struct vkd3d_shader_code* code) {
+    char tmp[4200];
+    const int n = snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+    if (n <= 0 || (size_t)n >= sizeof tmp) return;
+    FILE* f = fopen(tmp, "wb");
+    if (!f) return; /* no cache directory: compiling each time is still right */
+    const int ok = fwrite(code->code, 1, code->size, f) == code->size;
+    if (fclose(f) == 0 && ok && rename(tmp, path) == 0) return;
+    remove(tmp);
+}
+
 __attribute__((visibility("default"))) int ripple_hlsl_to_dxbc(const char* source, size_t length,
                                                                const char* name, const char* entry,
                                                                const char* profile, void** code, size_t* size,
@@ -102,6 +164,14 @@ __attribute__((visibility("default"))) int ripple_hlsl_to_dxbc(const char* sourc
     struct vkd3d_shader_hlsl_source_info hlsl = {.type = VKD3D_SHADER_STRUCTURE_TYPE_HLSL_SOURCE_INFO};
     struct vkd3d_shader_compile_info info = {.type = VKD3D_SHADER_STRUCTURE_TYPE_COMPILE_INFO};
     struct vkd3d_shader_code out = {0};
+    char path[4096];
+    const int cached = cache_path(path, sizeof path, source, length, entry, profile);
+    *messages = NULL;
+    if (cached && cache_read(path, &out)) {
+        *code = (void*)out.code;
+        *size = out.size;
+        return 0;
+    }
     char* copy = without_globallycoherent(source, length);
     if (!copy) return VKD3D_ERROR_OUT_OF_MEMORY;
     hlsl.entry_point = entry;
@@ -116,6 +186,7 @@ __attribute__((visibility("default"))) int ripple_hlsl_to_dxbc(const char* sourc
     int result = vkd3d_shader_compile(&info, &out, messages);
     free(copy);
     if (!result) result = patch_masked_moves(&out);
+    if (!result && cached) cache_write(path, &out);
     *code = (void*)out.code;
     *size = out.size;
     return result;
