@@ -99,7 +99,7 @@ void checkOrdered(const Desc& desc, const rt::HostTensor& in, const rt::HostTens
 // when that is wider than the console.)
 TEST_CASE("Deterministic scatters equal the row-major reference bit for bit (every data type and reduction, "
           "slices, q = 2, a non-last axis, strided updates, shuffled workgroup orders)",
-          "[scatter_deterministic][gpu][subgroups]") {
+          "[scatter_deterministic][gpu][subgroups][d3d12_real]") {
     std::mt19937 rng(71);
     uint32_t round = 0;
     for (DataType type : kAllTypes) {
@@ -263,7 +263,8 @@ TEST_CASE("Deterministic scatters sort over many blocks: 70,000 tuples (two roun
     checkOrdered(d, input, indices, updates, rt::referenceScatterElements, 2);
 }
 
-TEST_CASE("Deterministic scatters in place and with out-of-range indices", "[scatter_deterministic][gpu]") {
+TEST_CASE("Deterministic scatters in place and with out-of-range indices",
+          "[scatter_deterministic][gpu][d3d12_real]") {
     Device& dev = rt::device();
     std::mt19937 rng(5);
     for (DataType type : {DataType::Float32, DataType::Int8}) {

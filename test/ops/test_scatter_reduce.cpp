@@ -190,7 +190,7 @@ RIPPLE_TEST_PARTS_3(
     "[scatter_reduce][gpu][exhaustive]")
 
 TEST_CASE("Scatter reductions over slices and along a non-last axis, with strided updates",
-          "[scatter_reduce][gpu]") {
+          "[scatter_reduce][gpu][d3d12_real]") {
     std::mt19937 rng(33);
     uint32_t round = 0;
     for (DataType type : kReduceTypes) {
@@ -270,7 +270,7 @@ TEST_CASE("Scatter reductions over slices and along a non-last axis, with stride
 
 TEST_CASE(
     "FLOAT32 ADD summed per workgroup keeps signed zeros and untouched targets as the sequential sum does",
-    "[scatter_reduce][gpu]") {
+    "[scatter_reduce][gpu][d3d12_real]") {
     // [64] targets: -0.0 at even, 1.5 at odd ones; 2048 updates to targets 0..31 only (64 each): -0.0 into
     // 0..15 (-0.0 + -0.0 stays -0.0), +0.0 or k/32 into 16..31 (-0.0 + +0.0 is +0.0); 32..63 get none.
     std::mt19937 rng(64);

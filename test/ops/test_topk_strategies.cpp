@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+// TopK through core/topk.cpp's strategies once each, on small inputs: every data type on rank counting and
+// tiles, each key width on the lanes, FLOAT32 and UINT8 on one workgroup per row, FLOAT32 on chunks, INT64
+// and UINT64 on the multi-pass radix. Each index type and both directions appear. The other TopK tests go
+// over each strategy's bounds and data; these ([d3d12_real]) are the d3d12-real label's TopK
+// (test/CMakeLists.txt), where vkd3d-shader compiles every kernel variant at run time, from seconds to
+// minutes each (docs/D3D12.md), so that they touch few variants.
+#include "topk_cases.hpp"
+
+using namespace ripple;
+using namespace tk;
+
+namespace {
+
+constexpr DataType kIndexTypes[] = {DataType::UInt32, DataType::UInt64, DataType::Int64};
+
+// Ties or special values, an odd row length and a K that cuts through them; index type and direction vary
+// with `seed`. `first` names the strategy's first kernel, so that the case stays on it if the bounds move.
+void checkOnce(const std::vector<uint32_t>& sizes, uint32_t axis, uint32_t k, DataType type, uint32_t seed,
+               const std::string& first) {
+    std::mt19937 rng(seed);
+    rt::HostTensor input(type, sizes);
+    fillData(input, rng, seed % 2 ? Data::Ties : Data::Special);
+    const auto dir = seed % 2 ? AxisDirection::Decreasing : AxisDirection::Increasing;
+    const DataType indexType = kIndexTypes[seed % 3];
+    auto plan = core::planTopK(makeTopKDesc(input.desc, axis, k, dir, indexType), core::PlanLimits{});
+    REQUIRE(plan.ok());
+    REQUIRE(!plan->dispatches.empty());
+    CHECK(plan->dispatches.front().kernel.rfind(first, 0) == 0);
+    checkTopK(rt::device(), input, axis, k, dir, indexType);
+}
+
+} // namespace
+
+TEST_CASE("TopK's strategies once: rank counting and tiles for every data type, lanes for each key width",
+          "[topk][gpu][topk_once][d3d12_real]") {
+    uint32_t seed = 1;
+    for (DataType type : kTypes) {
+        INFO(toString(type));
+        checkOnce({3, 33}, 1, 5, type, seed++, "topk_rank."); // rank counting
+        // Tiles: K over the lanes', the row too short for one workgroup per row. A non-last axis.
+        checkOnce({200, 2}, 0, 50, type, seed++, "topk_tile.");
+    }
+    // Invocation-private lists, parts merged (the rows would fit rank counting): keys of 8 to 64 bits.
+    WithoutRank lanes;
+    for (DataType type : {DataType::Float32, DataType::BFloat16, DataType::UInt8, DataType::Int64}) {
+        INFO(toString(type));
+        checkOnce({3, 200}, 1, 2, type, seed++, "topk_lane.");
+    }
+}
+
+TEST_CASE("TopK's strategies once: one workgroup per row, FLOAT32 and UINT8",
+          "[topk][gpu][topk_once][d3d12_real]") {
+    uint32_t seed = 100;
+    for (DataType type : {DataType::Float32, DataType::UInt8}) {
+        INFO(toString(type));
+        const std::string row = type == DataType::UInt8 ? "topk_row.u8" : "topk_row.f32";
+        checkOnce({1001, 2}, 0, 40, type, seed++, row + ".s256");   // strided rows
+        checkOnce({1, 2001}, 1, 300, type, seed++, row + ".s1024"); // K over 256
+    }
+}
+
+// Sampled selection (rows over 4096 where chunks do not fit, K over 1024) is not among these:
+// topk_select_final alone takes vkd3d-shader over five minutes (docs/D3D12.md).
+TEST_CASE("TopK's strategies once: chunks, FLOAT32", "[topk][gpu][topk_once][d3d12_real]") {
+    checkOnce({1, 9001}, 1, 33, DataType::Float32, 200, "topk_chunk.f32"); // the row's last workgroup selects
+}
+
+TEST_CASE("TopK's strategies once: multi-pass radix selection, INT64 and UINT64",
+          "[topk][gpu][topk_once][d3d12_real]") {
+    checkOnce({2, 5001}, 1, 10, DataType::Int64, 300, "topk_radix_init.");
+    checkOnce({2, 5001}, 1, 10, DataType::UInt64, 301, "topk_radix_init.");
+}
