@@ -99,7 +99,7 @@ void checkOrdered(const Desc& desc, const rt::HostTensor& in, const rt::HostTens
 // when that is wider than the console.)
 TEST_CASE("Deterministic scatters equal the row-major reference bit for bit (every data type and reduction, "
           "slices, q = 2, a non-last axis, strided updates, shuffled workgroup orders)",
-          "[scatter_deterministic][gpu][subgroups][d3d12_real]") {
+          "[scatter_deterministic][gpu][subgroups]") {
     std::mt19937 rng(71);
     uint32_t round = 0;
     for (DataType type : kAllTypes) {

@@ -190,7 +190,7 @@ RIPPLE_TEST_PARTS_3(
     "[scatter_reduce][gpu][exhaustive]")
 
 TEST_CASE("Scatter reductions over slices and along a non-last axis, with strided updates",
-          "[scatter_reduce][gpu][d3d12_real]") {
+          "[scatter_reduce][gpu]") {
     std::mt19937 rng(33);
     uint32_t round = 0;
     for (DataType type : kReduceTypes) {
