@@ -103,6 +103,7 @@ TEST_CASE("Portable HLSL: stores into private arrays store a value of their own 
                     "void f(uint lid, uint2 pair[4], uint key[8])\n"
                     "{\n"
                     "    uint2 raw[8];\n"
+                    "    int2 delta[4];\n"
                     "    uint h;\n"
                     "    [unroll]\n"
                     "    for (uint u = 0u; u < 8u; u++)\n"
@@ -113,6 +114,7 @@ TEST_CASE("Portable HLSL: stores into private arrays store a value of their own 
                     "        gKey[min(u, key[0])] = key[u] == 3u ? h : 0u;\n"
                     "        sRow[u] = h;\n"
                     "        gWeight[u & 3u] = asfloat(h);\n"
+                    "        delta[u & 3u] = int2(int(h), 0);\n"
                     "        gKey[u] = 4294967295u;\n"
                     "        key[u] += h;\n"
                     "        if (key[u] == h) h = 1u;\n"
@@ -128,6 +130,7 @@ TEST_CASE("Portable HLSL: stores into private arrays store a value of their own 
     CHECK(h.find("        gKey[min(u, key[0])] = (key[u] == 3u ? h : 0u) | 0u;\n") != std::string::npos);
     CHECK(h.find("        gWeight[u & 3u] = asfloat(asuint(asfloat(h)) | 0u);\n") != std::string::npos);
     CHECK(h.find("    pair[0] = (raw[1]) | 0u;\n") != std::string::npos);
+    CHECK(h.find("        delta[u & 3u] = (int2(int(h), 0)) | 0;\n") != std::string::npos); // int stays int
     // Unchanged: groupshared memory, constants, compound assignments, comparisons, declarations.
     CHECK(h.find("        sRow[u] = h;\n") != std::string::npos);
     CHECK(h.find("        gKey[u] = 4294967295u;\n") != std::string::npos);

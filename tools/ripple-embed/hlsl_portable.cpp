@@ -263,19 +263,19 @@ bool flattenGroupshared(std::string& s, std::string& error) {
 }
 
 // Stores into private arrays (a function's local arrays, its array parameters, "static" globals) of 32-bit
-// integers or floats get a value of their own: "a[i] = v;" becomes "a[i] = (v) | 0u;" (floats:
-// "asfloat(asuint(v) | 0u)"), the same bits. vkd3d-shader 2.1 miscompiles such stores in unrolled loops:
-// where the value stored is a variable that is written again later (an inlined call's result, a value set in
-// both branches of an "if"), every element reads the variable's last value (docs/D3D12.md). Line by line, as
-// SPIRV-Cross writes one statement a line.
+// integers or floats get a value of their own: "a[i] = v;" becomes "a[i] = (v) | 0u;" (int arrays: "| 0",
+// which keeps the type; floats: "asfloat(asuint(v) | 0u)"), the same bits. vkd3d-shader 2.1 miscompiles such
+// stores in unrolled loops: where the value stored is a variable that is written again later (an inlined
+// call's result, a value set in both branches of an "if"), every element reads the variable's last value
+// (docs/D3D12.md). Line by line, as SPIRV-Cross writes one statement a line.
 void separateArrayStores(std::string& s) {
     static const std::regex declaration(R"(\b(uint|int|float)[234]?\s+(\w+)\s*\[\s*\d+\s*\])");
-    std::map<std::string, char> kind; // name -> 'i' (integers), 'f' (floats), 'x' (both: left alone)
+    std::map<std::string, char> kind; // name -> 'u' (uint), 'i' (int), 'f' (float), 'x' (several: left alone)
     for (auto it = std::sregex_iterator(s.begin(), s.end(), declaration); it != std::sregex_iterator();
          ++it) {
         const std::string before = wordBefore(s, static_cast<size_t>(it->position(0)));
         if (before == "groupshared" || before == "const") continue;
-        const char k = (*it)[1].str() == "float" ? 'f' : 'i';
+        const char k = (*it)[1].str()[0];
         auto [at, added] = kind.emplace((*it)[2].str(), k);
         if (!added && at->second != k) at->second = 'x';
     }
@@ -315,7 +315,9 @@ void separateArrayStores(std::string& s) {
             continue;
         }
         out += line.substr(0, eq + 1) + " " +
-               (found->second == 'f' ? "asfloat(asuint(" + value + ") | 0u)" : "(" + value + ") | 0u") +
+               (found->second == 'f'   ? "asfloat(asuint(" + value + ") | 0u)"
+                : found->second == 'i' ? "(" + value + ") | 0"
+                                       : "(" + value + ") | 0u") +
                line.substr(semicolon);
     }
     s = std::move(out);
