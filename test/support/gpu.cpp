@@ -22,10 +22,20 @@ std::map<ripple::KernelPreference, std::unique_ptr<ripple::Device>>& devices() {
 }
 
 // Devices go when the run ends, not at exit: by then the validation layer (loaded after the map was made)
-// has already destroyed its own globals, and destroying a device through it would crash.
+// has already destroyed its own globals, and destroying a device through it would crash. Not after a fatal
+// signal (SIGTERM from `timeout`, SIGSEGV): Catch ends the run from its signal handler, which may interrupt
+// the device inside a locked call (a run-time HLSL compile), and the device's destructor would then wait on
+// that lock forever. The process is ending; the devices are left to it.
 struct ReleaseDevices : Catch::TestEventListenerBase {
     using TestEventListenerBase::TestEventListenerBase;
-    void testRunEnded(const Catch::TestRunStats&) override { devices().clear(); }
+    bool assertionEnded(const Catch::AssertionStats& stats) override { // listeners miss fatalErrorEncountered
+        fatal = fatal || stats.assertionResult.getResultType() == Catch::ResultWas::FatalErrorCondition;
+        return true;
+    }
+    void testRunEnded(const Catch::TestRunStats&) override {
+        if (!fatal) devices().clear();
+    }
+    bool fatal = false;
 };
 } // namespace
 CATCH_REGISTER_LISTENER(ReleaseDevices)
