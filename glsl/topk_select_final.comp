@@ -45,12 +45,26 @@ void selectEntry(uint i, out uint key, out uint idx) {
     }
 }
 
+void take(uint key, uint idx) {
+    const uint at = atomicAdd(sSlots, 1u);
+    if (pc.arg != 0u) {  // into the list, after its first gGatherBase entries (at most K in all)
+        candidates[gListBase + 2u * (gGatherBase + at)] = key;
+        candidates[gListBase + 2u * (gGatherBase + at) + 1u] = idx;
+    } else if (at < SLOTS) {
+        sKey[0][at] = key;
+        sIdx[at] = idx;
+    }
+}
+
 // A list of at most HELD_MAX entries is held in registers, entry lid + 256 u in slot u, so that every pass
 // after the first load reads registers, not L2 (H100: each pass over the list was a chain of L2 loads, a
 // histogram and a scan, about 2 us). Larger lists, and the whole row, are read from their source each pass.
 // 16 slots: (64,128256) rows list about 1128 candidates, and 1.7% of them (68% of runs of 64 rows) more
 // than 2048, whose two digit passes and take pass from L2 made the level's slowest row; (1,16777216)
 // K=1024's list of about 3968 was never held. Slots past the list are skipped by a uniform test.
+// The portable variants hold nothing: topk_select.glsl's SELECT_STREAM says why.
+#if defined(MODE_fast)
+#define SELECT_HOLD
 #define HELD 16u
 #define HELD_MAX (256u * HELD)
 bool gHeld;
@@ -72,17 +86,6 @@ void holdSlots(uint from, uint to, uint last) {
 // the list's scratch, mostly from HBM). takeBest loads the rest of a longer list.
 uint prefetchSlots() { return min(HELD, SELECT_PREFETCH_SLOTS); }
 
-void take(uint key, uint idx) {
-    const uint at = atomicAdd(sSlots, 1u);
-    if (pc.arg != 0u) {  // into the list, after its first gGatherBase entries (at most K in all)
-        candidates[gListBase + 2u * (gGatherBase + at)] = key;
-        candidates[gListBase + 2u * (gGatherBase + at) + 1u] = idx;
-    } else if (at < SLOTS) {
-        sKey[0][at] = key;
-        sIdx[at] = idx;
-    }
-}
-
 // selectByRank (topk_select.glsl) over the held list. Its digits start at the highest bit in which some
 // entry differs from tau - 1 (every entry ranks below tau, so all agree above it): f32 candidates share
 // their sign, exponent and more, and a first digit at the top bits mostly resolved nothing.
@@ -94,12 +97,8 @@ uint selectHeld(uint count, uint tau, inout uint need, out uint ties, out uint s
     uint spread = 0u;
     [[unroll]] for (uint u = 0u; u < HELD; ++u)
         if (256u * u < count) spread |= (gHeldKey[u] ^ reference) & (0u - uint(lid + 256u * u < count));
-#if defined(MODE_fast)
-    spread = subgroupOr(spread);
+    spread = subgroupOr(spread);  // SELECT_HOLD: fast variants only
     if (subgroupElect()) atomicOr(sSpread, spread);
-#else
-    if (spread != 0u) atomicOr(sSpread, spread);
-#endif
     barrier();
     int top = findMSB(sSpread);  // -1: every entry equals tau - 1
     uint prefix = top < 0 ? reference : reference & ~((2u << uint(top)) - 1u);
@@ -127,6 +126,7 @@ uint selectHeld(uint count, uint tau, inout uint need, out uint ties, out uint s
     }
     return prefix;
 }
+#endif  // SELECT_HOLD
 
 // takeBest's passes over the source, each entry given to visit(pass, ...): the list held in registers, or
 // (larger lists and whole rows) STREAM loads in flight an invocation. One loop body a pass: with both forms
@@ -136,7 +136,6 @@ uint selectHeld(uint count, uint tau, inout uint need, out uint ties, out uint s
 #define VISIT_INDEX_DIGIT 1u     // counts the index digit at gShift of entries equal to gT that agree above
 #define VISIT_TAKE 2u            // takes the entries that win: rank below gT (from gShift up), or equal to it
                                  // and index at most gLastIndex
-#define STREAM 8u
 #define TIE_GATHER 256u
 shared uint sTieCount;
 uint gT, gShift, gPrefix, gHigh, gLastIndex;
@@ -158,6 +157,7 @@ void visit(uint pass, uint key, uint idx) {
 }
 void visitAll(uint pass, uint count) {
     const uint lid = gl_LocalInvocationID.x;
+#if defined(SELECT_HOLD)
     if (gHeld) {  // uniform
         [[unroll]] for (uint u = 0u; u < HELD; ++u) {
             if (256u * u >= count) break;  // uniform: slots past the list
@@ -165,11 +165,12 @@ void visitAll(uint pass, uint count) {
         }
         return;
     }
-    for (uint i0 = lid; i0 < count; i0 += 256u * STREAM) {
-        uint key[STREAM], idx[STREAM];
-        [[unroll]] for (uint u = 0u; u < STREAM; ++u)  // all loads in flight before any use
+#endif
+    for (uint i0 = lid; i0 < count; i0 += 256u * SELECT_STREAM) {
+        uint key[SELECT_STREAM], idx[SELECT_STREAM];
+        [[unroll]] for (uint u = 0u; u < SELECT_STREAM; ++u)  // all loads in flight before any use
             selectEntry(min(i0 + 256u * u, count - 1u), key[u], idx[u]);
-        [[unroll]] for (uint u = 0u; u < STREAM; ++u)
+        [[unroll]] for (uint u = 0u; u < SELECT_STREAM; ++u)
             if (i0 + 256u * u < count) visit(pass, key[u], idx[u]);
     }
 }
@@ -181,10 +182,14 @@ void visitAll(uint pass, uint count) {
 // the H100); for more, by radix selection over the entries. count >= 1.
 void takeBest(uint count, uint tau) {
     const uint lid = gl_LocalInvocationID.x;
+    uint need = TOPK_K, ties, shift;
+#if defined(SELECT_HOLD)
     gHeld = gFromList && count <= HELD_MAX;
     if (gHeld) holdSlots(prefetchSlots(), (count + 255u) / 256u, count - 1u);  // main loaded the first ones
-    uint need = TOPK_K, ties, shift;
     gT = gHeld ? selectHeld(count, tau, need, ties, shift) : selectByRank(count, need, ties, shift);
+#else
+    gT = selectByRank(count, need, ties, shift);
+#endif
     if (need < ties && ties <= TIE_GATHER) {  // every digit resolved: ties are the entries equal to T
         if (lid == 0u) sTieCount = 0u;
         barrier();  // sBins is free after the selection
@@ -225,11 +230,11 @@ void takeBest(uint count, uint tau) {
 // loads in flight before the comparisons, taken in no order.
 void takeAllTies(uint tau, uint c) {
     const uint begin = c * SELECT_CHUNK, end = min(TOPK_N, begin + SELECT_CHUNK);
-    for (uint w = begin + gl_LocalInvocationID.x; w < end; w += 256u * 8u) {
-        uint key[8];
-        [[unroll]] for (uint u = 0u; u < 8u; ++u)
+    for (uint w = begin + gl_LocalInvocationID.x; w < end; w += 256u * SELECT_STREAM) {
+        uint key[SELECT_STREAM];
+        [[unroll]] for (uint u = 0u; u < SELECT_STREAM; ++u)
             key[u] = rankKeyAt(gRowBase + min(w + u * 256u, end - 1u) * TOPK_AXIS_STRIDE);
-        [[unroll]] for (uint u = 0u; u < 8u; ++u)
+        [[unroll]] for (uint u = 0u; u < SELECT_STREAM; ++u)
             if (w + u * 256u < end && key[u] == tau) take(tau, w + u * 256u);
     }
 }
@@ -249,19 +254,28 @@ void takeFirstStoredTies(uint tau, uint slots, uint here, uint need) {
 }
 
 // The first `need` elements equal to tau of chunk c, in index order, read from the chunk: windows of 8192
-// elements, each invocation 32 consecutive ones (all loads in flight before the comparisons) marked in a bit
-// mask, a prefix sum of the mask counts ordering the invocations.
+// elements, each invocation 32 consecutive ones marked in a bit mask, a prefix sum of the mask counts
+// ordering the invocations.
 void takeFirstReadTies(uint tau, uint c, uint need) {
     const uint x = scanIndex(), begin = c * SELECT_CHUNK, end = min(TOPK_N, begin + SELECT_CHUNK);
     uint taken = 0u;
     for (uint w = begin; w < end && taken < need; w += 8192u) {  // uniform
         const uint first = w + x * 32u;
-        uint key[32];
-        [[unroll]] for (uint i = 0u; i < 32u; ++i)
-            key[i] = rankKeyAt(gRowBase + min(first + i, end - 1u) * TOPK_AXIS_STRIDE);
         uint mask = 0u;
+#if defined(MODE_fast)
+        uint key[32];
+        [[unroll]] for (uint i = 0u; i < 32u; ++i)  // all loads in flight before the comparisons
+            key[i] = rankKeyAt(gRowBase + min(first + i, end - 1u) * TOPK_AXIS_STRIDE);
         [[unroll]] for (uint i = 0u; i < 32u; ++i)
             if (first + i < end && key[i] == tau) mask |= 1u << i;
+#else
+        // A loop, not 32 unrolled slots (topk_select.glsl's SELECT_STREAM): that form alone took
+        // vkd3d-shader over 80 s.
+        [[dont_unroll]] for (uint i = 0u; i < 32u; ++i) {
+            const uint key = rankKeyAt(gRowBase + min(first + i, end - 1u) * TOPK_AXIS_STRIDE);
+            mask |= (uint(first + i < end) & uint(key == tau)) << i;
+        }
+#endif
         uint total;
         uint rank = taken + workgroupExclusiveAdd(bitCount(mask), total);
         for (; mask != 0u && rank < need; ++rank) {
@@ -322,12 +336,15 @@ void main() {
     for (uint row = gl_WorkGroupID.x; row < TOPK_ROWS; row += pc.groupCount) {
         const uint s = row * SELECT_STATE;
         gListBase = row * C * 2u;
+#if defined(SELECT_HOLD)
         if (pc.arg == 0u) holdSlots(0u, prefetchSlots(), C - 1u);  // in flight with the state's load
+#endif
         const uint tau = state[s], below = state[s + 1u], atTau = state[s + 2u];
         gRowBase = viewOffset(TOPK_ROW_VIEW, row);
         if (lid == 0u) sSlots = 0u;
         barrier();
         RIPPLE_MARK(0);  // phases (PROFILE builds): start and state, selection, sort and write
+#if defined(SELECT_HOLD)
         if (pc.arg != 0u) {  // gather: the list, sorted by the passes after this one
             gGatherBase = below;
             if (below >= K && below <= C) {
@@ -355,6 +372,28 @@ void main() {
             gFromList = false;
             takeBest(TOPK_N, tau);
         }
+#else
+        // The same cases with one call site each of takeFirstTies and takeBest: vkd3d-shader inlines every
+        // call, and its compile time grows faster than the code (f32: one takeBest call 13 s, two 46 s; the
+        // five calls of the form above over 200 s). The fast variants keep that form, tuned on the H100.
+        const bool listHolds = below >= K && below <= C;
+        const bool withTies = !listHolds && below < K && below + atTau >= K;
+        gGatherBase = listHolds || withTies ? below : 0u;  // pc.arg 1: the list's entries kept
+        if (withTies) {  // all candidates, then the first ties of tau
+            if (pc.arg == 0u)
+                for (uint i = lid; i < below; i += 256u)
+                    take(candidates[gListBase + 2u * i], candidates[gListBase + 2u * i + 1u]);
+            takeFirstTies(row, tau, K - below);
+        } else if (pc.arg == 0u || !listHolds) {  // the list's K best, or (missed, overflowed) the row's
+            gFromList = listHolds;
+            takeBest(listHolds ? below : TOPK_N, tau);
+        }
+        if (pc.arg != 0u) {  // gather: the list, sorted by the passes after this one
+            if (lid == 0u) state[s + 3u] = listHolds ? below : K;
+            barrier();
+            continue;
+        }
+#endif
         barrier();
         RIPPLE_MARK(1);
         writeWinners(row, gRowBase);

@@ -60,8 +60,6 @@ TEST_CASE("TopK's strategies once: one workgroup per row, FLOAT32 and UINT8",
     }
 }
 
-// Sampled selection (rows over 4096 where chunks do not fit, K over 1024) is not among these:
-// topk_select_final alone takes vkd3d-shader over five minutes (docs/D3D12.md).
 TEST_CASE("TopK's strategies once: chunks, FLOAT32", "[topk][gpu][topk_once][d3d12_real]") {
     checkOnce({1, 9001}, 1, 33, DataType::Float32, 200, "topk_chunk.f32"); // the row's last workgroup selects
 }
@@ -70,4 +68,40 @@ TEST_CASE("TopK's strategies once: multi-pass radix selection, INT64 and UINT64"
           "[topk][gpu][topk_once][d3d12_real]") {
     checkOnce({2, 5001}, 1, 10, DataType::Int64, 300, "topk_radix_init.");
     checkOnce({2, 5001}, 1, 10, DataType::UInt64, 301, "topk_radix_init.");
+}
+
+// Sampled selection (long rows chunks do not fit; K over 1024), FLOAT32: each of topk_select_final's ways to
+// the winners. test_topk_select.cpp goes over their bounds and the other data types.
+TEST_CASE("TopK's strategies once: sampled selection, FLOAT32", "[topk][gpu][topk_once][d3d12_real]") {
+    WithoutChunks sampled;
+    // The K best of the candidate list, or the candidates and the first ties of tau (Ties data).
+    checkOnce({2, 9001}, 1, 33, DataType::Float32, 400, "topk_select_filter.f32.sample");
+    checkOnce({2, 9001}, 1, 700, DataType::Float32, 401, "topk_select_filter.f32.sample");
+    // K over 1024: the list gathered, then sorted by sample sort.
+    checkOnce({1, 20001}, 1, 1500, DataType::Float32, 402, "topk_select_sample.f32");
+    // tau the best value, held by every `period`-th element from index 5 on, the rest worse: the first K ties
+    // by index, from the chunks' tie slots or read from the chunks (test_topk_select.cpp's first-ties test).
+    struct TieRows {
+        uint32_t n, k, period;
+    };
+    std::mt19937 rng(403);
+    for (const TieRows& c :
+         {TieRows{200003, 100, 64},  // 64 ties a chunk of 4082: from the slots
+          TieRows{200003, 100, 2},   // 2041 a chunk: the first chunk read in order
+          TieRows{100003, 3000, 2}}) // K over 1024: chunks of 2000 read whole, then in order
+    {
+        rt::HostTensor input(DataType::Float32, {1, c.n});
+        for (uint32_t i = 0; i < c.n; ++i)
+            input.setBits(i,
+                          i >= 5 && (i - 5) % c.period == 0 ? 0x40000000u : 0x3F000000u + rng() % 0x800000u);
+        INFO("ties every " << c.period << ", K " << c.k);
+        checkTopK(rt::device(), input, 1, c.k, AxisDirection::Decreasing, DataType::UInt32);
+    }
+    // A 16-entry list overflows: the rows select from the whole row, for K up to 1024 and over it.
+    struct Restore {
+        ~Restore() { core::selectCapacityForTests = 0; }
+    } restore;
+    core::selectCapacityForTests = 16;
+    checkOnce({2, 9001}, 1, 40, DataType::Float32, 404, "topk_select_filter.f32.sample");
+    checkOnce({1, 20001}, 1, 1100, DataType::Float32, 405, "topk_select_sample.f32");
 }

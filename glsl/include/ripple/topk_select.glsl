@@ -78,6 +78,16 @@ void findBucket(uint need) {
 // Entry i of the source a one-workgroup selection runs over (defined by the including kernel).
 void selectEntry(uint i, out uint key, out uint idx);
 
+// Entries loaded by an invocation before any is used, in the passes over a source. The portable variants
+// (D3D12's HLSL, docs/D3D12.md) load one: vkd3d-shader unrolls every loop of constant bounds and inlines
+// every call, and its compile time grows steeply with the unrolled size (topk_select_final took over 15
+// minutes).
+#if defined(MODE_fast)
+#define SELECT_STREAM 8u
+#else
+#define SELECT_STREAM 1u
+#endif
+
 // Radix selection by one workgroup: the need-th smallest rank key among entries [0, count) of selectEntry.
 // Returns the key's prefix resolved down to bit `shift`: when the entries agreeing with it through a digit
 // are exactly the ones wanted, the later digits are not looked at (one pass over the entries fewer; on
@@ -93,14 +103,14 @@ uint selectByRank(uint count, inout uint need, out uint ties, out uint shift) {
         const uint resolved = resolvedBits(int(q) - 1);
         for (uint b = lid; b < SELECT_BINS; b += 256u) sBins[b] = 0u;
         barrier();
-        for (uint i0 = lid; i0 < count; i0 += 256u * 8u) {
-            uint key[8];
-            [[unroll]] for (uint u = 0u; u < 8u; ++u) {  // all eight loads in flight before any use
+        for (uint i0 = lid; i0 < count; i0 += 256u * SELECT_STREAM) {
+            uint key[SELECT_STREAM];
+            [[unroll]] for (uint u = 0u; u < SELECT_STREAM; ++u) {  // all loads in flight before any use
                 uint idx;
                 key[u] = 0u;
                 if (i0 + u * 256u < count) selectEntry(i0 + u * 256u, key[u], idx);
             }
-            [[unroll]] for (uint u = 0u; u < 8u; ++u)  // one branch, not the three of `&&`
+            [[unroll]] for (uint u = 0u; u < SELECT_STREAM; ++u)  // one branch, not the three of `&&`
                 if ((uint(i0 + u * 256u < count) & uint(((key[u] ^ prefix) & resolved) == 0u)) != 0u)
                     atomicAdd(sBins[digitOf(key[u], q)], 1u);
         }
