@@ -7,6 +7,7 @@
 #include "ripple/export.hpp"
 #include "ripple/operators.hpp"
 #include "ripple/recorder.hpp"
+#include "ripple/recording.hpp"
 #include "ripple/status.hpp"
 
 #include <functional>
@@ -290,6 +291,21 @@ class RIPPLE_API Device {
     /// one of another device; DeviceLost (then from every later call that reaches the GPU); OutOfMemory
     /// (the device stays usable). When the submission itself fails, the recording is discarded.
     Result<Ticket> submit(CommandRecorder& recorder);
+    /// Turns what `recorder` recorded into a Recording, submitted any number of times by
+    /// submit(Recording&) without recording again; the recorder is emptied for reuse. The recording takes
+    /// the recorder's scratch and status memory for its life.
+    /// @return the recording; InvalidArgument for an empty recorder or one of another Device, one that
+    ///         records into an engine's command buffer, or one holding upload() commands (their bytes were
+    ///         read when recorded; upload before submitting instead: the recorder keeps its commands then);
+    ///         Unsupported for a RecorderOptions::profile recorder, or a back-end that keeps no command
+    ///         buffers (D3D12 for now); DeviceLost, OutOfMemory (the recording is then discarded).
+    Result<Recording> finishRecording(CommandRecorder& recorder);
+    /// Submits `recording` once more: the same commands on the buffers' contents of now, ordered after
+    /// everything submitted before.
+    /// @return its ticket (its reports and readbacks as for a recorder's submission); InvalidArgument for
+    ///         an empty recording or one of another Device, while its previous submission is still in flight
+    ///         (wait for that ticket first), or when a buffer it binds was released; DeviceLost.
+    Result<Ticket> submit(Recording& recording);
     /// Waits for `ticket` up to `timeoutNs` nanoseconds (default: 10 minutes): polls for up to
     /// DeviceOptions::waitPollMicroseconds, then blocks.
     /// @return once complete, the first non-Ok status among the submission's operators (e.g.

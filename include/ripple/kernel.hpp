@@ -75,6 +75,13 @@ struct KernelDispatch {
     const void* PushConstants = nullptr;
     uint32_t PushConstantBytes = 0; ///< bytes at PushConstants: KernelSource::PushConstantBytes
     std::string Label; ///< names the dispatch in RenderDoc and Device::reports; empty: the kernel's name
+    /// Indirect dispatch (ripple's addition, docs/FRAME_LOOP.md): when set, the group counts are read on the
+    /// GPU when the dispatch runs, three uint32 (x, y, z) at IndirectOffset, and GroupCount is ignored.
+    /// ripple first copies them, each clamped to the device's maxComputeWorkGroupCount; a clamp makes the
+    /// dispatch's report InvalidArgument (the clamped dispatch still runs). A count of 0 dispatches nothing.
+    /// The recorder orders the dispatch after earlier writes to those 12 bytes, as for a binding.
+    const ripple::Buffer* IndirectBuffer = nullptr;
+    uint64_t IndirectOffset = 0; ///< bytes into IndirectBuffer; a multiple of 4
 };
 
 /// @cond RIPPLE_INTERNAL

@@ -8,6 +8,7 @@
 #include "ripple/kernel.hpp"
 #include "ripple/operators.hpp"
 #include "ripple/recorder.hpp"
+#include "ripple/recording.hpp"
 #include "ripple/status.hpp"
 #include "ripple/tensor.hpp"
 #include "ripple/version.hpp"

@@ -62,7 +62,7 @@ void D3D12CommandList::barrier() {
 
 void D3D12CommandList::dispatch(const kernels::KernelInfo& kernel,
                                 const std::vector<detail::BufferRange>& bindings, const uint32_t* push,
-                                const uint32_t groups[3]) {
+                                const uint32_t groups[3], const detail::BufferRange* indirect) {
     if (!status.ok()) return;
     if (descriptorsUsed_ + kernel.bindingCount > 8192) {
         status = Status(StatusCode::Unsupported, "D3D12: more than 8192 bindings in one submission");
@@ -128,7 +128,18 @@ void D3D12CommandList::dispatch(const kernels::KernelInfo& kernel,
         table = 1;
     }
     slot_.list->SetComputeRootDescriptorTable(table, gpu);
-    slot_.list->Dispatch(groups[0], groups[1], groups[2]);
+    if (indirect) {
+        ID3D12CommandSignature* signature = device_.dispatchSignature();
+        if (!signature) {
+            status = Status(StatusCode::Internal, "D3D12: CreateCommandSignature (indirect dispatch) failed");
+            return;
+        }
+        auto* args = static_cast<D3D12Buffer*>(indirect->buffer);
+        transition(args, D3D12_RESOURCE_STATE_INDIRECT_ARGUMENT);
+        slot_.list->ExecuteIndirect(signature, 1, args->resource, indirect->offset, nullptr, 0);
+    } else {
+        slot_.list->Dispatch(groups[0], groups[1], groups[2]);
+    }
 }
 
 void D3D12CommandList::fill(const detail::BufferRange& range, uint32_t value) {

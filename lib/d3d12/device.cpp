@@ -205,7 +205,8 @@ std::vector<uint64_t> D3D12Device::timestamps(uint64_t ticket) {
 
 D3D12Device::~D3D12Device() {
     if (fence_ && !inFlight_.empty()) (void)wait(inFlight_.back().first, UINT64_MAX);
-    for (auto& [t, slot] : inFlight_) freeSlots_.push_back(slot);
+    for (auto& [t, slot] : inFlight_)
+        if (!slot.kept) freeSlots_.push_back(slot); // a recording's comes back through returnKept
     for (ListSlot& s : freeSlots_) {
         release(s.list);
         release(s.allocator);
@@ -215,6 +216,7 @@ D3D12Device::~D3D12Device() {
         release(s.queryReadback);
     }
     for (ID3D12DescriptorHeap*& h : engineHeaps_) release(h);
+    release(dispatchSignature_);
     for (auto& [name, p] : pipelines_) {
         release(p.state);
         release(p.root);
@@ -494,37 +496,121 @@ Result<std::unique_ptr<detail::BackendCommandList>> D3D12Device::beginCommands(u
     return std::unique_ptr<detail::BackendCommandList>(std::make_unique<D3D12CommandList>(*this, slot));
 }
 
-Result<uint64_t> D3D12Device::submit(std::unique_ptr<detail::BackendCommandList> commands) {
+Status D3D12Device::close(std::unique_ptr<detail::BackendCommandList> commands, ListSlot& slot) {
     auto& list = static_cast<D3D12CommandList&>(*commands);
     list.finish();
     Status recorded = list.status;
-    ListSlot slot = list.release();
+    slot = list.release();
     commands.reset();
     if (slot.queriesUsed)
         slot.list->ResolveQueryData(slot.queries, D3D12_QUERY_TYPE_TIMESTAMP, 0, slot.queriesUsed,
                                     slot.queryReadback, 0);
     HRESULT hr = slot.list->Close();
-    std::lock_guard<std::mutex> lock(mutex_);
     if (!recorded.ok() || FAILED(hr)) {
+        std::lock_guard<std::mutex> lock(mutex_);
         freeSlots_.push_back(slot);
         return recorded.ok() ? failed(hr, "Close") : recorded;
     }
+    return {};
+}
+
+Result<uint64_t> D3D12Device::submit(std::unique_ptr<detail::BackendCommandList> commands,
+                                     const detail::ExternalSync* sync) {
+    ListSlot slot;
+    if (Status s = close(std::move(commands), slot); !s) return s;
+    return execute(slot, sync);
+}
+
+namespace {
+// A closed list kept for executing again; its slot returns to the device's free ones when it is destroyed
+// (runtime/recording.cpp destroys it only once no execution of it is in flight).
+class D3D12Recording : public detail::BackendRecording {
+  public:
+    D3D12Recording(D3D12Device& device, ListSlot slot) : device_(device), slot_(slot) {}
+    ~D3D12Recording() override { device_.returnKept(slot_); }
+    ListSlot& slot() { return slot_; }
+
+  private:
+    D3D12Device& device_;
+    ListSlot slot_;
+};
+} // namespace
+
+Result<std::unique_ptr<detail::BackendCommandList>> D3D12Device::beginRecording(uint32_t timestampSlots) {
+    return beginCommands(timestampSlots);
+}
+
+Result<std::unique_ptr<detail::BackendRecording>>
+D3D12Device::endRecording(std::unique_ptr<detail::BackendCommandList> commands) {
+    ListSlot slot;
+    if (Status s = close(std::move(commands), slot); !s) return s;
+    slot.kept = true;
+    return std::unique_ptr<detail::BackendRecording>(std::make_unique<D3D12Recording>(*this, slot));
+}
+
+Result<uint64_t> D3D12Device::submitRecording(detail::BackendRecording& recording,
+                                              const detail::ExternalSync* sync) {
+    return execute(static_cast<D3D12Recording&>(recording).slot(), sync);
+}
+
+ID3D12CommandSignature* D3D12Device::dispatchSignature() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!dispatchSignature_) {
+        D3D12_INDIRECT_ARGUMENT_DESC argument{};
+        argument.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH;
+        D3D12_COMMAND_SIGNATURE_DESC desc{};
+        desc.ByteStride = sizeof(D3D12_DISPATCH_ARGUMENTS);
+        desc.NumArgumentDescs = 1;
+        desc.pArgumentDescs = &argument;
+        if (FAILED(device_->CreateCommandSignature(&desc, nullptr, IID_ID3D12CommandSignature,
+                                                   reinterpret_cast<void**>(&dispatchSignature_))))
+            dispatchSignature_ = nullptr;
+    }
+    return dispatchSignature_;
+}
+
+void D3D12Device::returnKept(ListSlot slot) {
+    slot.kept = false;
+    std::lock_guard<std::mutex> lock(mutex_);
+    freeSlots_.push_back(slot);
+}
+
+Result<uint64_t> D3D12Device::execute(ListSlot& slot, const detail::ExternalSync* sync) {
+    std::lock_guard<std::mutex> lock(mutex_);
     if (lost_) {
-        freeSlots_.push_back(slot);
+        if (!slot.kept) freeSlots_.push_back(slot);
         return Status(StatusCode::DeviceLost, "the device was lost");
     }
     if (StatusCode f = takeFault(detail::FaultPoint::Submit); f != StatusCode::Ok) {
-        freeSlots_.push_back(slot);
+        if (!slot.kept) freeSlots_.push_back(slot);
         if (f == StatusCode::DeviceLost) lost_ = true;
         return injected(f, "ExecuteCommandLists");
     }
     ID3D12CommandList* lists[] = {slot.list};
+    auto fence = [](uint64_t handle) {
+        return reinterpret_cast<ID3D12Fence*>(static_cast<uintptr_t>(handle));
+    };
+    HRESULT waited = S_OK, signalled = S_OK;
     if (lockQueue_) lockQueue_(); // an engine's queue: it may be submitting from other threads
-    queue_->ExecuteCommandLists(1, lists);
+    if (sync)
+        for (const auto& w : sync->waits)
+            if (SUCCEEDED(waited)) waited = queue_->Wait(fence(w.handle), w.value);
+    if (SUCCEEDED(waited)) {
+        queue_->ExecuteCommandLists(1, lists);
+        if (sync)
+            for (const auto& s : sync->signals)
+                if (SUCCEEDED(signalled)) signalled = queue_->Signal(fence(s.handle), s.value);
+    }
     if (unlockQueue_) unlockQueue_();
+    if (FAILED(waited)) { // nothing was submitted
+        if (!slot.kept) freeSlots_.push_back(slot);
+        return failed(waited, "ID3D12CommandQueue::Wait (the engine's fences)");
+    }
+    if (FAILED(signalled)) lost_ = true; // the list runs, but the queue refused a signal: unusable now
     const uint64_t ticket = nextTicket_++;
-    if (FAILED(hr = queue_->Signal(fence_, ticket))) return failed(hr, "Signal");
+    if (HRESULT hr = queue_->Signal(fence_, ticket); FAILED(hr)) return failed(hr, "Signal");
     inFlight_.push_back({ticket, slot});
+    if (FAILED(signalled)) return failed(signalled, "ID3D12CommandQueue::Signal (the engine's fences)");
     return ticket;
 }
 
@@ -534,6 +620,9 @@ Status D3D12Device::retire() {
         lost_ = true;
         return Status(StatusCode::DeviceLost, "the D3D12 device was removed");
     }
+    // Complete only once retired: a ticket the fence passed after this read keeps its timestamps for the
+    // next.
+    retired_ = std::max(retired_, done);
     while (!inFlight_.empty() && inFlight_.front().first <= done) {
         ListSlot& slot = inFlight_.front().second;
         if (slot.queriesUsed) {
@@ -552,7 +641,7 @@ Status D3D12Device::retire() {
                 while (timestamps_.size() > 256) timestamps_.erase(timestamps_.begin());
             }
         }
-        freeSlots_.push_back(slot);
+        if (!slot.kept) freeSlots_.push_back(slot); // a recording keeps its own
         inFlight_.pop_front();
     }
     return {};
@@ -569,7 +658,7 @@ Status D3D12Device::wait(uint64_t ticket, uint64_t timeoutNs) {
             std::lock_guard<std::mutex> lock(mutex_);
             if (lost_) return Status(StatusCode::DeviceLost, "the device was lost");
             if (Status s = retire(); !s) return s;
-            if (fence_->GetCompletedValue() >= ticket) return {};
+            if (retired_ >= ticket) return {};
         }
         const auto waited = std::chrono::steady_clock::now() - start;
         if (static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(waited).count()) >=
@@ -585,7 +674,7 @@ Result<bool> D3D12Device::isComplete(uint64_t ticket) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (lost_) return Status(StatusCode::DeviceLost, "the device was lost");
     if (Status s = retire(); !s) return s;
-    return fence_->GetCompletedValue() >= ticket;
+    return retired_ >= ticket;
 }
 
 void D3D12Device::recycle(ListSlot slot) {

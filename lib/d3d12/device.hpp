@@ -44,6 +44,7 @@ struct ListSlot {
     // reused, after the GPU has finished with them.
     std::vector<std::shared_ptr<D3D12Buffer>> shadows;
     uint64_t shadowUsed = 0;
+    bool kept = false; // a recording's (Device::finishRecording): back to the free slots when it is destroyed
 };
 
 class D3D12Device : public detail::BackendDevice {
@@ -73,7 +74,15 @@ class D3D12Device : public detail::BackendDevice {
     void setLabel(detail::BackendBuffer& buffer, const std::string& label) override;
     Status preparePipeline(const kernels::KernelInfo& kernel) override;
     Result<std::unique_ptr<detail::BackendCommandList>> beginCommands(uint32_t timestampSlots) override;
-    Result<uint64_t> submit(std::unique_ptr<detail::BackendCommandList> commands) override;
+    Result<uint64_t> submit(std::unique_ptr<detail::BackendCommandList> commands,
+                            const detail::ExternalSync* sync = nullptr) override;
+    // Kept recordings: a closed list executed again (D3D12 allows it once its last execution completed).
+    Result<std::unique_ptr<detail::BackendCommandList>> beginRecording(uint32_t timestampSlots) override;
+    Result<std::unique_ptr<detail::BackendRecording>>
+    endRecording(std::unique_ptr<detail::BackendCommandList> commands) override;
+    Result<uint64_t> submitRecording(detail::BackendRecording& recording,
+                                     const detail::ExternalSync* sync = nullptr) override;
+    void returnKept(ListSlot slot); // a destroyed recording's slot, none of its executions in flight
     Status wait(uint64_t ticket, uint64_t timeoutNs) override;
     Result<bool> isComplete(uint64_t ticket) override;
     std::vector<uint64_t> timestamps(uint64_t ticket) override;
@@ -84,10 +93,16 @@ class D3D12Device : public detail::BackendDevice {
     ID3D12Device* handle() const { return device_; }
     const Pipeline& pipeline(const kernels::KernelInfo& kernel);
     void recycle(ListSlot slot);
+    // The command signature of one Dispatch's arguments (ExecuteIndirect), made once; null if that failed.
+    ID3D12CommandSignature* dispatchSignature();
 
   private:
     Result<std::vector<uint8_t>> bytecode(const kernels::KernelInfo& kernel);
     Status retire(); // caller holds mutex_
+    // Ends `commands` into its slot, closed (on failure the slot goes back to the free ones).
+    Status close(std::unique_ptr<detail::BackendCommandList> commands, ListSlot& slot);
+    // On the queue after `sync`'s waits, signalling its fences and then the next ticket.
+    Result<uint64_t> execute(ListSlot& slot, const detail::ExternalSync* sync);
 
     AdapterInfo adapter_;
     LogCallback log_;
@@ -95,6 +110,7 @@ class D3D12Device : public detail::BackendDevice {
     ID3D12CommandQueue* queue_ = nullptr;
     ID3D12Fence* fence_ = nullptr;
     uint64_t nextTicket_ = 1;
+    uint64_t retired_ = 0; // the fence value retire() last handled: wait() and isComplete() answer from it
     std::mutex mutex_;
     std::map<std::string, Pipeline> pipelines_;
     std::map<std::string, std::vector<uint8_t>> testBytecode_;
@@ -107,6 +123,7 @@ class D3D12Device : public detail::BackendDevice {
     std::map<uint64_t, std::vector<uint64_t>> timestamps_; // completed tickets' times (ns), until read
     Status makeDescriptorHeaps(ListSlot& slot);
     std::vector<ID3D12DescriptorHeap*> engineHeaps_;
+    ID3D12CommandSignature* dispatchSignature_ = nullptr;
     std::vector<std::shared_ptr<D3D12Buffer>> engineShadows_;
 };
 
@@ -116,7 +133,8 @@ class D3D12CommandList : public detail::BackendCommandList {
         : device_(device), slot_(slot), external_(external) {}
     ~D3D12CommandList() override;
     void dispatch(const kernels::KernelInfo& kernel, const std::vector<detail::BufferRange>& bindings,
-                  const uint32_t* push, const uint32_t groups[3]) override;
+                  const uint32_t* push, const uint32_t groups[3],
+                  const detail::BufferRange* indirect = nullptr) override;
     void fill(const detail::BufferRange& range, uint32_t value) override;
     void copy(const detail::BufferRange& source, const detail::BufferRange& destination) override;
     void barrier() override;

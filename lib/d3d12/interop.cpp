@@ -50,4 +50,40 @@ Result<CommandRecorder> recordInto(Device& device, ID3D12GraphicsCommandList* co
     return r;
 }
 
+namespace {
+// `sync` as the back-end's handles, checked entry by entry.
+Result<detail::ExternalSync> externalSync(Device& device, const D3D12SubmitSync& sync) {
+    if (!d3d12Of(device))
+        return Status(StatusCode::InvalidArgument, "submit: the Device is empty or not a D3D12 one");
+    detail::ExternalSync out;
+    for (const auto* list : {&sync.waits, &sync.signals}) {
+        const char* name = list == &sync.waits ? "waits" : "signals";
+        for (size_t i = 0; i < list->size(); ++i) {
+            const D3D12FenceValue& f = (*list)[i];
+            if (!f.fence)
+                return Status(StatusCode::InvalidArgument, "submit: sync." + std::string(name) + "[" +
+                                                               std::to_string(i) + "].fence is null");
+            const uint64_t handle = reinterpret_cast<uintptr_t>(f.fence);
+            if (list == &sync.waits)
+                out.waits.push_back({handle, f.value, 0});
+            else
+                out.signals.push_back({handle, f.value});
+        }
+    }
+    return out;
+}
+} // namespace
+
+Result<Ticket> submit(Device& device, CommandRecorder& recorder, const D3D12SubmitSync& sync) {
+    auto external = externalSync(device, sync);
+    if (!external) return external.status();
+    return detail::submitRecorder(device, recorder, &external.value());
+}
+
+Result<Ticket> submit(Device& device, Recording& recording, const D3D12SubmitSync& sync) {
+    auto external = externalSync(device, sync);
+    if (!external) return external.status();
+    return detail::submitRecording(device, recording, &external.value());
+}
+
 } // namespace ripple::interop

@@ -30,9 +30,12 @@ struct BufferRange {
 class BackendCommandList {
   public:
     virtual ~BackendCommandList() = default;
-    // `push`: the kernel's pushConstantBytes / 4 words; `groups`: workgroups in x, y and z.
+    // `push`: the kernel's pushConstantBytes / 4 words; `groups`: workgroups in x, y and z, or with
+    // `indirect` three uint32 read there when the dispatch runs (written by an earlier command: the
+    // dispatch makes those writes visible to its indirect read itself).
     virtual void dispatch(const kernels::KernelInfo& kernel, const std::vector<BufferRange>& bindings,
-                          const uint32_t* push, const uint32_t groups[3]) = 0;
+                          const uint32_t* push, const uint32_t groups[3],
+                          const BufferRange* indirect = nullptr) = 0;
     virtual void fill(const BufferRange& range, uint32_t value) = 0;
     virtual void copy(const BufferRange& source, const BufferRange& destination) = 0; // same size
     virtual void barrier() = 0; // every earlier compute/transfer write before every later access
@@ -47,6 +50,20 @@ class BackendCommandList {
 class BackendRecording {
   public:
     virtual ~BackendRecording() = default;
+};
+
+// An engine's synchronisation objects that a submission waits on before it starts and signals when it
+// completes (interop/vulkan.hpp's semaphores, interop/d3d12.hpp's fences), as the back-end's handles: a
+// VkSemaphore or ID3D12Fence*, a timeline value (0 for a binary semaphore), Vulkan's wait stage mask.
+struct ExternalSync {
+    struct Wait {
+        uint64_t handle = 0, value = 0, stages = 0;
+    };
+    struct Signal {
+        uint64_t handle = 0, value = 0;
+    };
+    std::vector<Wait> waits;
+    std::vector<Signal> signals;
 };
 
 // Where a test may make the back-end fail (fault injection).
@@ -80,18 +97,22 @@ class BackendDevice {
 
     // A command list ordered after everything submitted before it, with `timestampSlots` query slots.
     virtual Result<std::unique_ptr<BackendCommandList>> beginCommands(uint32_t timestampSlots) = 0;
-    // Submits; returns the ticket (a timeline value) that completes with it.
-    virtual Result<uint64_t> submit(std::unique_ptr<BackendCommandList> commands) = 0;
-    // Kept recordings: begin one (ordered after everything submitted before each of its submissions), end
-    // it, submit it (never while an earlier submission of it is in flight). Unsupported where the back-end
+    // Submits; returns the ticket (a timeline value) that completes with it. `sync`: the engine's objects
+    // it waits on and signals besides.
+    virtual Result<uint64_t> submit(std::unique_ptr<BackendCommandList> commands,
+                                    const ExternalSync* sync = nullptr) = 0;
+    // Kept recordings: begin one (ordered after everything submitted before each of its submissions; with
+    // `timestampSlots` query slots, reset by each submission and read as a submitted list's are), end it,
+    // submit it (never while an earlier submission of it is in flight). Unsupported where the back-end
     // cannot keep one (then the runtime records each time).
-    virtual Result<std::unique_ptr<BackendCommandList>> beginRecording() {
+    virtual Result<std::unique_ptr<BackendCommandList>> beginRecording(uint32_t timestampSlots = 0) {
+        (void)timestampSlots;
         return Status(StatusCode::Unsupported, "kept recordings");
     }
     virtual Result<std::unique_ptr<BackendRecording>> endRecording(std::unique_ptr<BackendCommandList>) {
         return Status(StatusCode::Unsupported, "kept recordings");
     }
-    virtual Result<uint64_t> submitRecording(BackendRecording&) {
+    virtual Result<uint64_t> submitRecording(BackendRecording&, const ExternalSync* = nullptr) {
         return Status(StatusCode::Unsupported, "kept recordings");
     }
     // Waits until `ticket` completes or `timeoutNs` passes (Timeout); DeviceLost if the device was lost.

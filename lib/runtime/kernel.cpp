@@ -157,18 +157,27 @@ Status CommandRecorder::record(const Kernel& kernel, const KernelDispatch& d) {
         return invalid(std::to_string(d.PushConstantBytes) + " bytes of push constants given; it declares " +
                        std::to_string(s.PushConstantBytes));
     const uint32_t* limit = r.device->backend->adapter().features.maxWorkgroupCount;
-    for (int i = 0; i < 3; ++i)
+    const Buffer* counts = d.IndirectBuffer;
+    for (int i = 0; i < 3 && !counts; ++i)
         if (d.GroupCount[i] == 0 || d.GroupCount[i] > limit[i])
             return invalid("GroupCount[" + std::to_string(i) + "] is " + std::to_string(d.GroupCount[i]) +
                            "; it must be 1 to the device's maxComputeWorkGroupCount, " +
                            std::to_string(limit[i]));
+    if (counts && (!counts->valid() || counts->impl_->device != r.device))
+        return invalid("IndirectBuffer is empty or from another Device");
+    if (counts &&
+        (d.IndirectOffset % 4 || d.IndirectOffset > counts->size() || counts->size() - d.IndirectOffset < 12))
+        return invalid(
+            "IndirectOffset " + std::to_string(d.IndirectOffset) +
+            " is not a multiple of 4, or its 12 bytes of group counts lie outside IndirectBuffer (" +
+            std::to_string(counts->size()) + " bytes)");
     uint32_t maxBinding = 0;
     for (uint32_t i = 0; i < s.BindingCount; ++i) maxBinding = std::max(maxBinding, s.Bindings[i].Binding);
     detail::PendingCommand c;
     c.kernel = &k.info;
     c.ranges.resize(maxBinding + 1);
     std::vector<detail::Access> accesses;
-    std::vector<std::shared_ptr<void>> keep{kernel.impl_};
+    std::vector<std::shared_ptr<detail::BufferImpl>> keep;
     for (uint32_t i = 0; i < s.BindingCount; ++i) {
         const KernelBindingInfo& info = s.Bindings[i];
         const KernelDispatch::Binding& b = d.Bindings[i];
@@ -197,13 +206,50 @@ Status CommandRecorder::record(const Kernel& kernel, const KernelDispatch& d) {
     }
     if (s.PushConstantBytes) std::memcpy(c.push.data(), d.PushConstants, s.PushConstantBytes);
     std::memcpy(c.groups, d.GroupCount, sizeof c.groups);
+    // Indirect: the counts clamped into ripple's scratch first (glsl/dispatch_clamp.comp). What can fail
+    // comes before anything is recorded.
+    const kernels::KernelInfo* clamp = nullptr;
+    std::unique_ptr<detail::BackendBuffer> args;
+    detail::BufferRange status;
+    if (counts) {
+        clamp = kernels::findKernel("dispatch_clamp");
+        if (!clamp) return Status(StatusCode::Internal, what + ": no kernel dispatch_clamp in this build");
+        if (Status st = r.device->backend->preparePipeline(*clamp); !st) return st;
+        auto scratch = r.device->acquireScratch(16, r.device->scratchPool);
+        if (!scratch) return scratch.status();
+        args = std::move(scratch.value());
+        auto slot = r.statusSlot();
+        if (!slot) return slot.status();
+        status = slot.value();
+    }
     detail::Submission::Op entry;
     entry.label = d.Label.empty() ? std::string(s.Name) : d.Label;
+    entry.statusBuffer = status.buffer;
+    entry.statusOffset = status.offset;
     c.op = static_cast<int32_t>(r.submission.ops.size());
     r.submission.ops.push_back(std::move(entry));
+    if (counts) {
+        detail::BackendBuffer* user = counts->impl_->buffer.get();
+        const uint64_t align = r.device->bindingAlignment, base = d.IndirectOffset / align * align;
+        detail::PendingCommand clamped;
+        clamped.kernel = clamp;
+        clamped.ranges = {{user, base, d.IndirectOffset - base + 12}, {args.get(), 0, 16}, status};
+        clamped.push[0] = static_cast<uint32_t>((d.IndirectOffset - base) / 4);
+        std::memcpy(&clamped.push[1], limit, 3 * sizeof(uint32_t));
+        clamped.op = c.op;
+        r.add(std::move(clamped), {{user, d.IndirectOffset, d.IndirectOffset + 12, false},
+                                   {args.get(), 0, 16, true},
+                                   {status.buffer, status.offset, status.offset + 4, true}});
+        c.indirect = {args.get(), 0, 12};
+        accesses.push_back({args.get(), 0, 12, false});
+        r.stats.dispatches++;
+        r.submission.scratch.push_back(std::move(args));
+        keep.push_back(counts->impl_);
+    }
     r.add(std::move(c), accesses);
     r.stats.dispatches++;
-    r.submission.keepAlive.insert(r.submission.keepAlive.end(), keep.begin(), keep.end());
+    r.submission.keepAlive.push_back(kernel.impl_);
+    for (const auto& b : keep) r.keepBuffer(b);
     return {};
 }
 

@@ -30,7 +30,7 @@ DeviceImpl::acquireScratch(uint64_t bytes, std::multimap<uint64_t, std::unique_p
 }
 
 std::vector<std::shared_ptr<void>> DeviceImpl::finishOne(Submission& s, const std::vector<uint64_t>& times) {
-    for (const Submission::Op& op : s.ops) {
+    for (const Submission::Op& op : s.allOps()) {
         OperatorReport r;
         r.label = op.label;
         uint32_t flags = 0;
@@ -41,6 +41,11 @@ std::vector<std::shared_ptr<void>> DeviceImpl::finishOne(Submission& s, const st
                 Status(StatusCode::IndexOutOfRange,
                        op.label + ": IndicesTensor holds values outside [-size, size) of the dimension they "
                                   "index; those updates were dropped, all others written");
+        if (flags & 2u) // glsl/dispatch_clamp.comp
+            r.status =
+                Status(StatusCode::InvalidArgument,
+                       op.label + ": the group counts read from IndirectBuffer exceed the device's "
+                                  "maxComputeWorkGroupCount; the dispatch ran with them clamped to it");
         if (op.firstLevel >= 0 && static_cast<size_t>(op.lastLevel + 1) < times.size()) {
             r.gpuBeginNanoseconds = times[static_cast<size_t>(op.firstLevel)];
             r.gpuEndNanoseconds = times[static_cast<size_t>(op.lastLevel + 1)];
@@ -250,7 +255,7 @@ Status CommandRecorder::record(const Operator& op, const std::vector<TensorBindi
     }
     r.submission.keepAlive.push_back(op.impl_);
     for (const TensorBinding& b : bindings)
-        if (b.Buffer && b.Buffer->impl_) r.submission.keepAlive.push_back(b.Buffer->impl_);
+        if (b.Buffer && b.Buffer->impl_) r.keepBuffer(b.Buffer->impl_);
     if (scratch) r.submission.scratch.push_back(std::move(scratch));
     if (zeroed) r.submission.zeroedScratch.push_back(std::move(zeroed));
     return {};
@@ -294,8 +299,8 @@ Status CommandRecorder::copyBuffer(const Buffer& source, uint64_t sourceOffset, 
     impl_->add(std::move(c), {{src.buffer, src.offset, src.offset + size, false},
                               {dst.buffer, dst.offset, dst.offset + size, true}});
     impl_->stats.copies++;
-    impl_->submission.keepAlive.push_back(source.impl_);
-    impl_->submission.keepAlive.push_back(destination.impl_);
+    impl_->keepBuffer(source.impl_);
+    impl_->keepBuffer(destination.impl_);
     return {};
 }
 
@@ -314,8 +319,9 @@ Status CommandRecorder::upload(const Buffer& destination, uint64_t offset, const
     c.ranges = {src, dst};
     impl_->add(std::move(c), {{src.buffer, 0, size, false}, {dst.buffer, offset, offset + size, true}});
     impl_->stats.copies++;
+    impl_->uploads++;
     impl_->submission.keepAlive.push_back(stage);
-    impl_->submission.keepAlive.push_back(destination.impl_);
+    impl_->keepBuffer(destination.impl_);
     return {};
 }
 
@@ -334,7 +340,7 @@ Status CommandRecorder::readback(const Buffer& source, uint64_t offset, void* da
     impl_->add(std::move(c), {{src.buffer, offset, offset + size, false}, {dst.buffer, 0, size, true}});
     impl_->stats.copies++;
     impl_->submission.readbacks.push_back({stage, data, size});
-    impl_->submission.keepAlive.push_back(source.impl_);
+    impl_->keepBuffer(source.impl_);
     return {};
 }
 
@@ -350,7 +356,7 @@ Status CommandRecorder::fillBuffer(const Buffer& destination, uint64_t offset, u
     c.value = value;
     impl_->add(std::move(c), {{dst.buffer, offset, offset + size, true}});
     impl_->stats.fills++;
-    impl_->submission.keepAlive.push_back(destination.impl_);
+    impl_->keepBuffer(destination.impl_);
     return {};
 }
 
@@ -367,7 +373,12 @@ Result<CommandRecorder> Device::createRecorder(const RecorderOptions& options) {
 }
 
 Result<Ticket> Device::submit(CommandRecorder& recorder) {
-    if (!recorder.impl_ || recorder.impl_->device != impl_)
+    return detail::submitRecorder(*this, recorder, nullptr);
+}
+
+Result<Ticket> detail::submitRecorder(Device& device, CommandRecorder& recorder, const ExternalSync* sync) {
+    const std::shared_ptr<DeviceImpl>& impl_ = device.impl_;
+    if (!recorder.impl_ || !impl_ || recorder.impl_->device != impl_)
         return Status(StatusCode::InvalidArgument,
                       "submit: the CommandRecorder is empty or from another Device");
     detail::RecorderImpl& r = *recorder.impl_;
@@ -375,7 +386,7 @@ Result<Ticket> Device::submit(CommandRecorder& recorder) {
     auto list = impl_->backend->beginCommands(timed ? r.planner.levels() + 1 : 0);
     if (!list) return list.status();
     r.emit(*list.value(), timed);
-    auto ticket = impl_->backend->submit(std::move(list.value())); // an empty recording still gets a ticket
+    auto ticket = impl_->backend->submit(std::move(list.value()), sync); // an empty recording gets a ticket
     if (!ticket) { // its commands went into the list that failed: the recording is discarded, nothing runs
         r.reset();
         return ticket.status();

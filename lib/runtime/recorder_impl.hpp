@@ -80,10 +80,50 @@ struct PendingCommand {
     // guaranteed maxPushConstantsSize).
     std::array<uint32_t, 32> push{};
     uint32_t groups[3] = {1, 1, 1};
-    uint32_t value = 0; // fill
+    BufferRange indirect; // a dispatch's group counts on the GPU (buffer null: `groups`)
+    uint32_t value = 0;   // fill
     uint32_t level = 0;
     int32_t op = -1; // index in the submission's ops, for its label
 };
+
+// Records `commands` into `out`: level by level, a barrier between levels, and with timestamps one at the
+// start of each level and one at the end (levels + 1 slots). `ops` gives the labels.
+inline void emitCommands(const std::vector<PendingCommand>& commands, uint32_t levels,
+                         const std::vector<Submission::Op>& ops, BackendCommandList& out, bool timestamps) {
+    std::vector<uint32_t> count(levels + 1, 0);
+    for (const PendingCommand& c : commands) ++count[c.level + 1];
+    for (uint32_t l = 1; l <= levels; ++l) count[l] += count[l - 1];
+    std::vector<const PendingCommand*> order(commands.size());
+    for (const PendingCommand& c : commands) order[count[c.level]++] = &c; // stable within a level
+    uint32_t level = UINT32_MAX;
+    for (const PendingCommand* c : order) {
+        if (c->level != level) {
+            if (level != UINT32_MAX) out.barrier();
+            level = c->level;
+            if (timestamps) out.timestamp(level);
+        }
+        const std::string* label = c->op >= 0 ? &ops[static_cast<size_t>(c->op)].label : nullptr;
+        if (label) out.beginLabel(*label);
+        switch (c->kind) {
+        case PendingCommand::Kind::Dispatch:
+            out.dispatch(*c->kernel, c->ranges, c->push.data(), c->groups,
+                         c->indirect.buffer ? &c->indirect : nullptr);
+            break;
+        case PendingCommand::Kind::Fill:
+            out.fill(c->ranges[0], c->value);
+            break;
+        case PendingCommand::Kind::Copy:
+            out.copy(c->ranges[0], c->ranges[1]);
+            break;
+        }
+        if (label) out.endLabel();
+    }
+    if (timestamps && levels) {
+        out.barrier(); // the last timestamp after every command has finished
+        out.timestamp(levels);
+    }
+    out.hostReadBarrier(); // status words are read on the host
+}
 
 constexpr uint32_t kStatusSlotsPerChunk = 256;
 
@@ -97,6 +137,14 @@ struct RecorderImpl {
     Submission submission;
     uint32_t statusUsed = kStatusSlotsPerChunk; // slots used in the last chunk
     bool external = false; // records into an engine's command buffer (interop::recordInto)
+    uint32_t uploads = 0;  // upload() commands since the last submit (a Recording takes none)
+    // The users' buffers recorded (also in submission.keepAlive): a Recording holds them weakly.
+    std::vector<std::shared_ptr<BufferImpl>> bound;
+
+    void keepBuffer(const std::shared_ptr<BufferImpl>& b) {
+        submission.keepAlive.push_back(b);
+        bound.push_back(b);
+    }
 
     // Queues a command at its level; commands reach the command list at submit, level by level.
     void add(PendingCommand c, const std::vector<Access>& accesses) {
@@ -110,43 +158,9 @@ struct RecorderImpl {
         commands.push_back(std::move(c));
         stats.barriers = planner.levels() - 1;
     }
-    // Records the queued commands into `out`: level by level, a barrier between levels, and with
-    // timestamps one at the start of each level and one at the end.
+    // Records the queued commands into `out` (emitCommands) and clears them for the next recording.
     void emit(BackendCommandList& out, bool timestamps) {
-        const uint32_t levels = planner.levels();
-        std::vector<uint32_t> count(levels + 1, 0);
-        for (const PendingCommand& c : commands) ++count[c.level + 1];
-        for (uint32_t l = 1; l <= levels; ++l) count[l] += count[l - 1];
-        std::vector<const PendingCommand*> order(commands.size());
-        for (const PendingCommand& c : commands) order[count[c.level]++] = &c; // stable within a level
-        uint32_t level = UINT32_MAX;
-        for (const PendingCommand* c : order) {
-            if (c->level != level) {
-                if (level != UINT32_MAX) out.barrier();
-                level = c->level;
-                if (timestamps) out.timestamp(level);
-            }
-            const std::string* label =
-                c->op >= 0 ? &submission.ops[static_cast<size_t>(c->op)].label : nullptr;
-            if (label) out.beginLabel(*label);
-            switch (c->kind) {
-            case PendingCommand::Kind::Dispatch:
-                out.dispatch(*c->kernel, c->ranges, c->push.data(), c->groups);
-                break;
-            case PendingCommand::Kind::Fill:
-                out.fill(c->ranges[0], c->value);
-                break;
-            case PendingCommand::Kind::Copy:
-                out.copy(c->ranges[0], c->ranges[1]);
-                break;
-            }
-            if (label) out.endLabel();
-        }
-        if (timestamps && levels) {
-            out.barrier(); // the last timestamp after every command has finished
-            out.timestamp(levels);
-        }
-        out.hostReadBarrier(); // status words are read on the host
+        emitCommands(commands, planner.levels(), submission.ops, out, timestamps);
         commands.clear();
         planner.clear();
     }
@@ -154,6 +168,8 @@ struct RecorderImpl {
     void reset() {
         submission = {};
         stats = {};
+        uploads = 0;
+        bound.clear();
         statusUsed = kStatusSlotsPerChunk;
     }
     uint64_t statusStride() const { return device->bindingAlignment; }
@@ -188,5 +204,10 @@ struct RecorderImpl {
         return BufferRange{b, statusStride() * statusUsed++, 4};
     }
 };
+
+// Device::submit(CommandRecorder&) and submit(Recording&), also waiting on and signalling an engine's
+// synchronisation objects (interop/vulkan.hpp, interop/d3d12.hpp); `sync` may be null.
+Result<Ticket> submitRecorder(Device& device, CommandRecorder& recorder, const ExternalSync* sync);
+Result<Ticket> submitRecording(Device& device, Recording& recording, const ExternalSync* sync);
 
 } // namespace ripple::detail

@@ -89,7 +89,7 @@ VkDescriptorSet VulkanCommandList::allocateSet(const Pipeline& p, const kernels:
 
 void VulkanCommandList::dispatch(const kernels::KernelInfo& kernel,
                                  const std::vector<detail::BufferRange>& bindings, const uint32_t* push,
-                                 const uint32_t groups[3]) {
+                                 const uint32_t groups[3], const detail::BufferRange* indirect) {
     if (!status.ok()) return;
     const auto& t = device_.table();
     const Pipeline& p = device_.pipeline(kernel);
@@ -120,7 +120,19 @@ void VulkanCommandList::dispatch(const kernels::KernelInfo& kernel,
     if (kernel.pushConstantBytes)
         t.vkCmdPushConstants(slot_.cmd, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, kernel.pushConstantBytes,
                              push);
-    t.vkCmdDispatch(slot_.cmd, groups[0], groups[1], groups[2]);
+    if (indirect) {
+        // The level barrier before this dispatch covers shader reads, not the indirect read of its counts
+        // (kept out of every barrier: a wider one cost the H100 per barrier, bench/NOTES.md).
+        VkMemoryBarrier b{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        b.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+        b.dstAccessMask = VK_ACCESS_INDIRECT_COMMAND_READ_BIT;
+        t.vkCmdPipelineBarrier(slot_.cmd, kDeviceStages, VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT, 0, 1, &b, 0,
+                               nullptr, 0, nullptr);
+        t.vkCmdDispatchIndirect(slot_.cmd, static_cast<VulkanBuffer*>(indirect->buffer)->buffer,
+                                indirect->offset);
+    } else {
+        t.vkCmdDispatch(slot_.cmd, groups[0], groups[1], groups[2]);
+    }
 }
 
 void VulkanCommandList::beginLabel(const std::string& label) {

@@ -105,8 +105,10 @@ Result<std::unique_ptr<VulkanBuffer>> VulkanDevice::makeBuffer(uint64_t size, bo
     info.size = size;
     // UNIFORM: an operator's params buffer is a uniform buffer for the small-device variants
     // (kernels/kernel_info.hpp, KernelBinding::uniform).
+    // INDIRECT: a user kernel's clamped group counts (KernelDispatch::IndirectBuffer).
     info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
-                 VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+                 VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                 VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
     info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
     if (Status s = check(t_.vkCreateBuffer(device_, &info, nullptr, &buf->buffer), "vkCreateBuffer"); !s)
         return s;
@@ -332,7 +334,8 @@ Result<std::unique_ptr<detail::BackendCommandList>> VulkanDevice::beginCommands(
     return std::unique_ptr<detail::BackendCommandList>(std::move(list));
 }
 
-Result<uint64_t> VulkanDevice::submit(std::unique_ptr<detail::BackendCommandList> commands) {
+Result<uint64_t> VulkanDevice::submit(std::unique_ptr<detail::BackendCommandList> commands,
+                                      const detail::ExternalSync* sync) {
     auto& list = static_cast<VulkanCommandList&>(*commands);
     Status recorded = list.status;
     CommandSlot slot = list.release();
@@ -342,24 +345,53 @@ Result<uint64_t> VulkanDevice::submit(std::unique_ptr<detail::BackendCommandList
         recycle(slot);
         return recorded;
     }
-    return submitSlot(slot, false);
+    return submitSlot(slot, false, sync);
 }
 
-Result<uint64_t> VulkanDevice::submitSlot(CommandSlot& slot, bool kept) {
+Result<uint64_t> VulkanDevice::submitSlot(CommandSlot& slot, bool kept, const detail::ExternalSync* sync) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (lost_) {
         if (!kept) recycleLocked(slot);
         return Status(StatusCode::DeviceLost, "the device was lost");
     }
     const uint64_t ticket = nextTicket_;
+    // The engine's semaphores (interop/vulkan.hpp), beside the device's timeline signalled with the ticket.
+    std::vector<VkSemaphore> waits, signals;
+    std::vector<VkPipelineStageFlags> stages;
+    std::vector<uint64_t> waitValues, signalValues;
+    if (!fenceTickets_) {
+        signals.push_back(timeline_);
+        signalValues.push_back(ticket);
+    }
+    if (sync) {
+        auto semaphore = [](uint64_t handle) {
+            VkSemaphore s; // a pointer or a 64-bit integer, by platform
+            std::memcpy(&s, &handle, sizeof s);
+            return s;
+        };
+        for (const auto& w : sync->waits) {
+            waits.push_back(semaphore(w.handle));
+            waitValues.push_back(w.value);
+            stages.push_back(static_cast<VkPipelineStageFlags>(w.stages));
+        }
+        for (const auto& s : sync->signals) {
+            signals.push_back(semaphore(s.handle));
+            signalValues.push_back(s.value);
+        }
+    }
     VkTimelineSemaphoreSubmitInfo timeline{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
-    timeline.signalSemaphoreValueCount = 1;
-    timeline.pSignalSemaphoreValues = &ticket;
+    timeline.waitSemaphoreValueCount = static_cast<uint32_t>(waitValues.size());
+    timeline.pWaitSemaphoreValues = waitValues.data();
+    timeline.signalSemaphoreValueCount = static_cast<uint32_t>(signalValues.size());
+    timeline.pSignalSemaphoreValues = signalValues.data();
     VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO, fenceTickets_ ? nullptr : &timeline};
+    submit.waitSemaphoreCount = static_cast<uint32_t>(waits.size());
+    submit.pWaitSemaphores = waits.data();
+    submit.pWaitDstStageMask = stages.data();
     submit.commandBufferCount = 1;
     submit.pCommandBuffers = &slot.cmd;
-    submit.signalSemaphoreCount = fenceTickets_ ? 0 : 1;
-    submit.pSignalSemaphores = &timeline_;
+    submit.signalSemaphoreCount = static_cast<uint32_t>(signals.size());
+    submit.pSignalSemaphores = signals.data();
     std::shared_ptr<Fence> fence;
     VkResult submitted = injected(detail::FaultPoint::Submit);
     if (submitted == VK_SUCCESS && fenceTickets_) {
@@ -388,6 +420,7 @@ class VulkanRecording : public detail::BackendRecording {
   public:
     VulkanRecording(VulkanDevice& device, CommandSlot slot) : device_(device), slot_(slot) {}
     ~VulkanRecording() override {
+        if (slot_.queries) device_.table().vkDestroyQueryPool(device_.handle(), slot_.queries, nullptr);
         for (VkDescriptorPool p : slot_.descriptorPools)
             device_.table().vkDestroyDescriptorPool(device_.handle(), p, nullptr);
         device_.table().vkDestroyCommandPool(device_.handle(), slot_.pool, nullptr);
@@ -400,13 +433,26 @@ class VulkanRecording : public detail::BackendRecording {
 };
 } // namespace
 
-Result<std::unique_ptr<detail::BackendCommandList>> VulkanDevice::beginRecording() {
+Result<std::unique_ptr<detail::BackendCommandList>> VulkanDevice::beginRecording(uint32_t timestampSlots) {
     // Without push descriptors, the sets come from pools of the recording's own, destroyed with it.
     if (lost_) return Status(StatusCode::DeviceLost, "the device was lost");
     CommandSlot slot;
     if (Status s = makeCommandBuffer(slot, 0); !s) return s;
+    if (timestampSlots) {
+        VkQueryPoolCreateInfo q{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+        q.queryType = VK_QUERY_TYPE_TIMESTAMP;
+        q.queryCount = timestampSlots;
+        if (Status s = check(t_.vkCreateQueryPool(device_, &q, nullptr, &slot.queries), "vkCreateQueryPool");
+            !s) {
+            t_.vkDestroyCommandPool(device_, slot.pool, nullptr);
+            return s;
+        }
+        slot.querySlots = timestampSlots;
+    }
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO}; // no ONE_TIME_SUBMIT
     t_.vkBeginCommandBuffer(slot.cmd, &begin);
+    // In the buffer, so that each submission resets the slots its timestamps write.
+    if (slot.queries) t_.vkCmdResetQueryPool(slot.cmd, slot.queries, 0, slot.querySlots);
     auto list = std::make_unique<VulkanCommandList>(*this, slot);
     list->barrier(); // after everything submitted earlier on this queue, at each submission
     return std::unique_ptr<detail::BackendCommandList>(std::move(list));
@@ -424,8 +470,9 @@ VulkanDevice::endRecording(std::unique_ptr<detail::BackendCommandList> commands)
     return std::unique_ptr<detail::BackendRecording>(std::move(recording));
 }
 
-Result<uint64_t> VulkanDevice::submitRecording(detail::BackendRecording& recording) {
-    return submitSlot(static_cast<VulkanRecording&>(recording).slot(), true);
+Result<uint64_t> VulkanDevice::submitRecording(detail::BackendRecording& recording,
+                                               const detail::ExternalSync* sync) {
+    return submitSlot(static_cast<VulkanRecording&>(recording).slot(), true, sync);
 }
 
 Status VulkanDevice::retire() {
@@ -437,8 +484,7 @@ Status VulkanDevice::retire() {
         const uint64_t ticket = inFlight_.front().ticket;
         const bool kept = inFlight_.front().kept;
         inFlight_.pop_front();
-        if (kept) continue; // a recording: its owner keeps the command buffer
-        if (slot.queries) {
+        if (slot.queries) { // read before a recording's next submission resets them
             std::vector<uint64_t> ticks(slot.querySlots);
             t_.vkGetQueryPoolResults(device_, slot.queries, 0, slot.querySlots, ticks.size() * 8,
                                      ticks.data(), 8, VK_QUERY_RESULT_64_BIT);
@@ -447,7 +493,7 @@ Status VulkanDevice::retire() {
             timestamps_[ticket] = std::move(ticks);
             while (timestamps_.size() > 256) timestamps_.erase(timestamps_.begin()); // unread ones age out
         }
-        recycleLocked(slot);
+        if (!kept) recycleLocked(slot); // a recording's owner keeps its command buffer
     }
     return {};
 }

@@ -63,7 +63,8 @@ class VulkanCommandList : public detail::BackendCommandList {
     VulkanCommandList(VulkanDevice& device, CommandSlot slot) : device_(device), slot_(slot) {}
     ~VulkanCommandList() override;
     void dispatch(const kernels::KernelInfo& kernel, const std::vector<detail::BufferRange>& bindings,
-                  const uint32_t* push, const uint32_t groups[3]) override;
+                  const uint32_t* push, const uint32_t groups[3],
+                  const detail::BufferRange* indirect = nullptr) override;
     void fill(const detail::BufferRange& range, uint32_t value) override;
     void copy(const detail::BufferRange& source, const detail::BufferRange& destination) override;
     void barrier() override;
@@ -94,6 +95,8 @@ class VulkanDevice : public detail::BackendDevice {
     std::unique_ptr<detail::BackendBuffer> wrapBuffer(VkBuffer buffer, uint64_t size);
     // Commands recorded into an engine's command buffer (already begun); the engine submits it.
     std::unique_ptr<detail::BackendCommandList> wrapCommands(VkCommandBuffer commandBuffer);
+    // Tickets are fences (no timeline semaphores): an engine's timeline semaphores cannot be waited on.
+    bool fenceTickets() const { return fenceTickets_; }
 
     const AdapterInfo& adapter() const override { return adapter_; }
     uint32_t validationMessages() const override { return instance_->validationMessages(); }
@@ -109,11 +112,13 @@ class VulkanDevice : public detail::BackendDevice {
     }
     void setLabel(detail::BackendBuffer& buffer, const std::string& label) override;
     Result<std::unique_ptr<detail::BackendCommandList>> beginCommands(uint32_t timestampSlots) override;
-    Result<uint64_t> submit(std::unique_ptr<detail::BackendCommandList> commands) override;
-    Result<std::unique_ptr<detail::BackendCommandList>> beginRecording() override;
+    Result<uint64_t> submit(std::unique_ptr<detail::BackendCommandList> commands,
+                            const detail::ExternalSync* sync = nullptr) override;
+    Result<std::unique_ptr<detail::BackendCommandList>> beginRecording(uint32_t timestampSlots) override;
     Result<std::unique_ptr<detail::BackendRecording>>
     endRecording(std::unique_ptr<detail::BackendCommandList> commands) override;
-    Result<uint64_t> submitRecording(detail::BackendRecording& recording) override;
+    Result<uint64_t> submitRecording(detail::BackendRecording& recording,
+                                     const detail::ExternalSync* sync = nullptr) override;
     Status wait(uint64_t ticket, uint64_t timeoutNs) override;
     Result<bool> isComplete(uint64_t ticket) override;
     std::vector<uint64_t> timestamps(uint64_t ticket) override;
@@ -148,7 +153,7 @@ class VulkanDevice : public detail::BackendDevice {
     // A new command pool (`flags`) and one primary command buffer from it, into `slot`.
     Status makeCommandBuffer(CommandSlot& slot, VkCommandPoolCreateFlags flags);
     // Submits `slot`'s ended command buffer; a kept one (a recording) is not recycled when it completes.
-    Result<uint64_t> submitSlot(CommandSlot& slot, bool kept);
+    Result<uint64_t> submitSlot(CommandSlot& slot, bool kept, const detail::ExternalSync* sync);
 
     // Tickets on a device without timeline semaphores (Vulkan 1.1 without VK_KHR_timeline_semaphore): one
     // fence per submission. A fence's signal covers everything submitted earlier on the queue, so the newest

@@ -6,6 +6,8 @@
 #include "runtime/recorder_impl.hpp"
 #include "vulkan/device.hpp"
 
+#include <cstring>
+
 namespace ripple::interop {
 
 namespace {
@@ -56,6 +58,55 @@ Result<CommandRecorder> recordInto(Device& device, VkCommandBuffer commandBuffer
     r.impl_->external = true;
     r.impl_->list = vkdev->wrapCommands(commandBuffer);
     return r;
+}
+
+namespace {
+// `sync` as the back-end's handles, checked entry by entry.
+Result<detail::ExternalSync> externalSync(Device& device, const VulkanSubmitSync& sync) {
+    vk::VulkanDevice* vkdev = vulkanOf(device);
+    if (!vkdev) return Status(StatusCode::InvalidArgument, "submit: the Device is empty or not a Vulkan one");
+    auto handle = [](VkSemaphore s) {
+        uint64_t h = 0; // a pointer or a 64-bit integer, by platform
+        std::memcpy(&h, &s, sizeof s);
+        return h;
+    };
+    auto check = [&](const char* list, size_t i, VkSemaphore s, uint64_t value) -> Status {
+        const std::string entry = "submit: sync." + std::string(list) + "[" + std::to_string(i) + "]";
+        if (s == VK_NULL_HANDLE)
+            return Status(StatusCode::InvalidArgument, entry + ".semaphore is VK_NULL_HANDLE");
+        if (value && vkdev->fenceTickets())
+            return Status(StatusCode::Unsupported,
+                          entry + ".value is a timeline value, and the device has no timeline semaphores");
+        return {};
+    };
+    detail::ExternalSync out;
+    for (size_t i = 0; i < sync.waits.size(); ++i) {
+        const VulkanSemaphoreWait& w = sync.waits[i];
+        if (Status s = check("waits", i, w.semaphore, w.value); !s) return s;
+        if (!w.stages)
+            return Status(StatusCode::InvalidArgument, "submit: sync.waits[" + std::to_string(i) +
+                                                           "].stages is 0: name the stages that wait");
+        out.waits.push_back({handle(w.semaphore), w.value, w.stages});
+    }
+    for (size_t i = 0; i < sync.signals.size(); ++i) {
+        const VulkanSemaphoreSignal& sg = sync.signals[i];
+        if (Status s = check("signals", i, sg.semaphore, sg.value); !s) return s;
+        out.signals.push_back({handle(sg.semaphore), sg.value});
+    }
+    return out;
+}
+} // namespace
+
+Result<Ticket> submit(Device& device, CommandRecorder& recorder, const VulkanSubmitSync& sync) {
+    auto external = externalSync(device, sync);
+    if (!external) return external.status();
+    return detail::submitRecorder(device, recorder, &external.value());
+}
+
+Result<Ticket> submit(Device& device, Recording& recording, const VulkanSubmitSync& sync) {
+    auto external = externalSync(device, sync);
+    if (!external) return external.status();
+    return detail::submitRecording(device, recording, &external.value());
 }
 
 } // namespace ripple::interop

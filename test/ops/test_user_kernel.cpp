@@ -208,3 +208,117 @@ TEST_CASE("A KernelSource that disagrees with its SPIR-V is refused, naming the 
     }
     CHECK(dev.validationMessageCount() == 0);
 }
+
+// KernelDispatch::IndirectBuffer (issue 43): group counts read on the GPU, written by the host, by an earlier
+// command of the same submission, or too large (clamped, reported); a Recording replays it with new counts.
+TEST_CASE("A user kernel dispatched indirectly: counts from a buffer, written on the GPU, clamped",
+          "[user_kernel][gpu]") {
+    Device& dev = rt::device();
+    const KernelSource& source = rt::hlslRoundTrip() && !rt::onD3D12()
+                                     ? test_kernels::hlsl_round_trip::advect_d2
+                                     : test_kernels::advect_d2;
+    auto kernel = dev.compile(KernelDesc{&source});
+    REQUIRE(kernel.ok());
+    const uint32_t n = 1000; // 64 invocations a workgroup: 16 workgroups touch all
+    auto pos = dev.createBuffer(2 * n * 4), vel = dev.createBuffer(2 * n * 4),
+         stats = dev.createBuffer(16 + n * 4), counts = dev.createBuffer(64), staged = dev.createBuffer(64);
+    REQUIRE((pos.ok() && vel.ok() && stats.ok() && counts.ok() && staged.ok()));
+    const std::vector<float> zeros(2 * n, 0.0f);
+    REQUIRE(dev.upload(pos.value(), 0, zeros.data(), zeros.size() * 4).ok());
+    REQUIRE(dev.upload(vel.value(), 0, zeros.data(), zeros.size() * 4).ok());
+    struct {
+        uint32_t count;
+        float dt;
+    } push{n, 0.5f};
+    auto dispatch = [&](uint64_t offset) {
+        KernelDispatch d;
+        d.GroupCount[0] = 999999999; // ignored with IndirectBuffer
+        d.Bindings = {{&pos.value(), 0, 0}, {&vel.value(), 0, 0}, {&stats.value(), 0, 0}};
+        d.PushConstants = &push;
+        d.PushConstantBytes = sizeof push;
+        d.Label = "advect indirect";
+        d.IndirectBuffer = &counts.value();
+        d.IndirectOffset = offset;
+        return d;
+    };
+    // The particles touched: the first min(64 * x, n) (y and z repeat the same invocations).
+    auto touched = [&]() {
+        std::vector<uint32_t> words((16 + n * 4) / 4);
+        REQUIRE(dev.download(stats.value(), 0, words.data(), words.size() * 4).ok());
+        uint32_t first = 0;
+        while (first < n && words[4 + first] == 1u) ++first;
+        uint32_t after = 0; // touched past the first untouched one: none
+        for (uint32_t i = first; i < n; ++i) after += words[4 + i] != 0xA5A5A5A5u;
+        CHECK(after == 0);
+        return first;
+    };
+    auto poison = [&]() {
+        const std::vector<uint8_t> p(16 + n * 4, 0xA5);
+        REQUIRE(dev.upload(stats.value(), 0, p.data(), p.size()).ok());
+    };
+    const uint32_t yLimit = dev.adapter().features.maxWorkgroupCount[1];
+    struct Case {
+        const char* what;
+        uint32_t x, y, z;
+        uint64_t offset;
+        uint32_t expect;
+        bool clamped;
+    };
+    for (const Case& c : {Case{"5 x 1 x 1 at byte 4", 5, 1, 1, 4, 320, false},
+                          Case{"2 x 3 x 2 at byte 20", 2, 3, 2, 20, 128, false},
+                          Case{"0 x 1 x 1: nothing runs", 0, 1, 1, 0, 0, false},
+                          Case{"1 x 0xFFFFFFFF x 1: y clamped to the limit", 1, 0xFFFFFFFFu, 1, 8, 64, true},
+                          Case{"40 x 1 x 1: all 1000", 40, 1, 1, 52, n, false}}) {
+        INFO(c.what);
+        poison();
+        const uint32_t words[3] = {c.x, c.y, c.z};
+        REQUIRE(dev.upload(counts.value(), c.offset, words, 12).ok());
+        auto rec = dev.createRecorder();
+        REQUIRE(rec.ok());
+        REQUIRE(rec->record(kernel.value(), dispatch(c.offset)).ok());
+        auto ticket = dev.submit(rec.value());
+        REQUIRE(ticket.ok());
+        const Status s = dev.wait(ticket.value());
+        CHECK(s.code() == (c.clamped ? StatusCode::InvalidArgument : StatusCode::Ok));
+        if (c.clamped) CHECK(s.message().find("maxComputeWorkGroupCount") != std::string::npos);
+        CHECK(touched() == c.expect);
+        CHECK(yLimit >= 1);
+    }
+
+    // Counts written by an earlier command of the submission (a copy): ordered before the indirect read.
+    // Kept as a Recording, replayed with other counts.
+    auto rec = dev.createRecorder();
+    REQUIRE(rec.ok());
+    REQUIRE(rec->copyBuffer(staged.value(), 0, counts.value(), 32, 16).ok());
+    REQUIRE(rec->record(kernel.value(), dispatch(32)).ok());
+    auto recording = dev.finishRecording(rec.value());
+    REQUIRE(recording.ok());
+    for (uint32_t x : {3u, 7u, 1u}) {
+        INFO("replayed with x " << x);
+        poison();
+        const uint32_t words[4] = {x, 1, 1, 0};
+        REQUIRE(dev.upload(staged.value(), 0, words, 16).ok());
+        REQUIRE(dev.upload(counts.value(), 32, std::vector<uint32_t>{0, 0, 0, 0}.data(), 16).ok());
+        auto ticket = dev.submit(recording.value());
+        REQUIRE(ticket.ok());
+        REQUIRE(dev.wait(ticket.value()).ok());
+        CHECK(touched() == 64 * x);
+    }
+
+    // Misuse: nothing recorded.
+    auto bad = dev.createRecorder();
+    REQUIRE(bad.ok());
+    for (uint64_t offset : {2ull, 56ull, 64ull, 1ull << 40}) {
+        INFO("offset " << offset);
+        const Status s = bad->record(kernel.value(), dispatch(offset));
+        CHECK(s.code() == StatusCode::InvalidArgument);
+        CHECK(s.message().find("IndirectOffset") != std::string::npos);
+    }
+    KernelDispatch d = dispatch(0);
+    Buffer empty;
+    d.IndirectBuffer = &empty;
+    CHECK(bad->record(kernel.value(), d).message().find("IndirectBuffer is empty") != std::string::npos);
+    CHECK(bad->statistics().dispatches == 0);
+    INFO("validation layer messages (see stderr)");
+    CHECK(dev.validationMessageCount() == 0);
+}

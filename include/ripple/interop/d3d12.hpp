@@ -9,11 +9,13 @@
 #include "ripple/interop/recording.hpp"
 
 #include <functional>
+#include <vector>
 
 struct ID3D12Device;
 struct ID3D12CommandQueue;
 struct ID3D12Resource;
 struct ID3D12GraphicsCommandList;
+struct ID3D12Fence;
 
 namespace ripple::interop {
 
@@ -48,5 +50,30 @@ RIPPLE_API Result<Buffer> wrapD3D12Resource(Device& device, ID3D12Resource* reso
 /// @param commandList the engine's open command list
 /// @return the recorder; InvalidArgument for an empty or non-D3D12 device or a null command list.
 RIPPLE_API Result<CommandRecorder> recordInto(Device& device, ID3D12GraphicsCommandList* commandList);
+
+/// One of the engine's fences and a value: a submission's queue waits until the fence reaches it
+/// (ID3D12CommandQueue::Wait), or sets it when the submission's commands are done (Signal).
+struct D3D12FenceValue {
+    ID3D12Fence* fence = nullptr; ///< a fence of the adopted device
+    uint64_t value = 0;           ///< the value waited for, or set
+};
+
+/// What a submission waits on and signals besides ripple's own ticket.
+struct D3D12SubmitSync {
+    std::vector<D3D12FenceValue> waits;   ///< waited for (ID3D12CommandQueue::Wait) before the commands
+    std::vector<D3D12FenceValue> signals; ///< set (ID3D12CommandQueue::Signal) after them
+};
+
+/// Device::submit(CommandRecorder&) with the engine's fences: ripple's queue waits for `sync.waits` before
+/// the commands and signals `sync.signals` after them, so ripple's work on a compute queue hands its results
+/// to the engine's direct queue without a CPU wait. The ticket works as Device::submit's.
+/// @param device a D3D12 Device
+/// @param recorder a recorder of `device` (not one from recordInto)
+/// @param sync the fences and values
+/// @return as Device::submit; InvalidArgument for a non-D3D12 device or a null fence (naming the entry);
+///         Internal when the queue refuses a Wait (nothing was submitted).
+RIPPLE_API Result<Ticket> submit(Device& device, CommandRecorder& recorder, const D3D12SubmitSync& sync);
+/// Device::submit(Recording&) with the engine's fences, as the overload above.
+RIPPLE_API Result<Ticket> submit(Device& device, Recording& recording, const D3D12SubmitSync& sync);
 
 } // namespace ripple::interop

@@ -12,6 +12,7 @@
 #include <vulkan/vulkan.h>
 
 #include <functional>
+#include <vector>
 
 namespace ripple::interop {
 
@@ -71,5 +72,41 @@ RIPPLE_API Result<Buffer> wrapVulkanBuffer(Device& device, VkBuffer buffer, VkDe
 /// @param commandBuffer the engine's command buffer, in the recording state
 /// @return the recorder; InvalidArgument for an empty or non-Vulkan device or a null command buffer.
 RIPPLE_API Result<CommandRecorder> recordInto(Device& device, VkCommandBuffer commandBuffer);
+
+/// One of the engine's semaphores that a submission waits on before its commands run.
+struct VulkanSemaphoreWait {
+    VkSemaphore semaphore = VK_NULL_HANDLE; ///< binary or timeline, of the adopted device
+    uint64_t value = 0;                     ///< a timeline semaphore's value to wait for; 0 for a binary one
+    /// The stages of ripple's commands that wait: its dispatches and copies.
+    VkPipelineStageFlags stages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+};
+
+/// One of the engine's semaphores that a submission signals once all its commands have completed.
+struct VulkanSemaphoreSignal {
+    VkSemaphore semaphore = VK_NULL_HANDLE; ///< binary or timeline, of the adopted device
+    uint64_t value = 0;                     ///< a timeline semaphore's new value; 0 for a binary one
+};
+
+/// What a submission waits on and signals besides ripple's own ticket.
+struct VulkanSubmitSync {
+    std::vector<VulkanSemaphoreWait> waits;     ///< waited on before the submission's commands run
+    std::vector<VulkanSemaphoreSignal> signals; ///< signalled once they have all completed
+};
+
+/// Device::submit(CommandRecorder&) in one vkQueueSubmit with the engine's semaphores: the commands start
+/// after `sync.waits` and signal `sync.signals` when done, so ripple's work on its queue (a compute queue:
+/// adoptVulkanDevice) hands its results to the engine's graphics queue without a CPU wait. The ticket works
+/// as Device::submit's. Memory: a semaphore wait orders the engine's earlier work before ripple's; for
+/// buffers shared with a queue of another family, created VK_SHARING_MODE_EXCLUSIVE, the engine must also
+/// transfer their ownership (docs/FRAME_LOOP.md), or create them VK_SHARING_MODE_CONCURRENT.
+/// @param device any Vulkan Device (adopted, or ripple's own: then the semaphores must be of its VkDevice)
+/// @param recorder a recorder of `device` (not one from recordInto)
+/// @param sync the semaphores; timeline values need a device with timeline semaphores
+/// @return as Device::submit; InvalidArgument for a non-Vulkan device or a null semaphore or a wait with no
+///         stages (naming the entry); Unsupported for a timeline value on a device without timeline
+///         semaphores.
+RIPPLE_API Result<Ticket> submit(Device& device, CommandRecorder& recorder, const VulkanSubmitSync& sync);
+/// Device::submit(Recording&) with the engine's semaphores, as the overload above.
+RIPPLE_API Result<Ticket> submit(Device& device, Recording& recording, const VulkanSubmitSync& sync);
 
 } // namespace ripple::interop
