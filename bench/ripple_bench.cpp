@@ -7,7 +7,8 @@
 //
 // record: N independent small TopKs ([1,256] FLOAT32, K = 8, each on its own slice of one input and one
 //   output buffer) recorded into one CommandRecorder: host microseconds per recorded operator (median of R
-//   recordings), the batch's GPU time (first operator's start to last one's end) and the barriers.
+//   recordings), the batch's GPU time (first operator's start to last one's end) and the barriers; then the
+//   same kept as a Recording: submit()'s host microseconds and the GPU time, median of R submissions.
 // topk: the TopK matrix of issue 5, each case R runs queued back to back (a submission each) on inputs
 // rotated so
 //   that they do not sit in the L2 cache: median and minimum, bytes at the floor (input + outputs), GB/s,
@@ -50,6 +51,24 @@ int runRecord(ripple::Device& dev, const BenchOptions& opt, std::vector<std::str
     for (float& f : host) f = static_cast<float>(rng() % 100000) / 7.0f;
     if (ripple::Status s = dev.upload(input.value(), 0, host.data(), host.size() * 4); !s) return fail(s);
 
+    // A recorder with the ops operators, each on its own slices.
+    auto recordAll = [&](ripple::CommandRecorder& rec) -> ripple::Status {
+        for (uint32_t i = 0; i < ops; ++i) {
+            ripple::Status s = rec.record(op.value(), {{&input.value(), inStride * i},
+                                                       {&values.value(), valStride * i},
+                                                       {&indices.value(), idxStride * i}});
+            if (!s) return s;
+        }
+        return {};
+    };
+    // The GPU time of a batch: first operator's start to last operator's end.
+    auto batchUs = [](const std::vector<ripple::OperatorReport>& r) {
+        uint64_t begin = r.front().gpuBeginNanoseconds, end = 0;
+        for (const auto& x : r)
+            begin = std::min(begin, x.gpuBeginNanoseconds), end = std::max(end, x.gpuEndNanoseconds);
+        return (end - begin) / 1000.0;
+    };
+
     std::vector<double> cpuUsPerOp, gpuUs, wallMs;
     uint32_t barriers = 0;
     for (uint32_t rep = 0; rep < repeat + 1; ++rep) { // the first round warms up
@@ -58,12 +77,7 @@ int runRecord(ripple::Device& dev, const BenchOptions& opt, std::vector<std::str
         auto rec = dev.createRecorder(ro);
         if (!rec) return fail(rec.status());
         auto t0 = std::chrono::steady_clock::now();
-        for (uint32_t i = 0; i < ops; ++i) {
-            ripple::Status s = rec->record(op.value(), {{&input.value(), inStride * i},
-                                                        {&values.value(), valStride * i},
-                                                        {&indices.value(), idxStride * i}});
-            if (!s) return fail(s);
-        }
+        if (ripple::Status s = recordAll(rec.value()); !s) return fail(s);
         auto t1 = std::chrono::steady_clock::now();
         barriers = rec->statistics().barriers;
         auto ticket = dev.submit(rec.value());
@@ -75,23 +89,47 @@ int runRecord(ripple::Device& dev, const BenchOptions& opt, std::vector<std::str
         if (rep == 0) continue;
         cpuUsPerOp.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / ops);
         wallMs.push_back(std::chrono::duration<double, std::milli>(t2 - t1).count());
-        const auto& r = reports.value();
-        uint64_t begin = r.front().gpuBeginNanoseconds, end = 0;
-        for (const auto& x : r)
-            begin = std::min(begin, x.gpuBeginNanoseconds), end = std::max(end, x.gpuEndNanoseconds);
-        gpuUs.push_back((end - begin) / 1000.0);
+        gpuUs.push_back(batchUs(reports.value()));
     }
-    std::printf("%-44s %12s %14s %12s %9s\n", "case", "cpu us/op", "gpu batch us", "wall ms", "barriers");
-    std::printf("%-44s %12.2f %14.1f %12.2f %9u\n",
+    // The same operators kept as a Recording (Device::finishRecording) and submitted R times: the host
+    // time of submit() alone, and of submit() to the wait's return.
+    std::vector<double> replaySubmitUs, replayWallMs, replayGpuUs;
+    {
+        ripple::RecorderOptions ro;
+        ro.timestamps = true;
+        auto rec = dev.createRecorder(ro);
+        if (!rec) return fail(rec.status());
+        if (ripple::Status s = recordAll(rec.value()); !s) return fail(s);
+        auto kept = dev.finishRecording(rec.value());
+        if (!kept) return fail(kept.status());
+        for (uint32_t rep = 0; rep < repeat + 1; ++rep) { // the first round warms up
+            auto t0 = std::chrono::steady_clock::now();
+            auto ticket = dev.submit(kept.value());
+            auto t1 = std::chrono::steady_clock::now();
+            if (!ticket) return fail(ticket.status());
+            if (ripple::Status s = dev.wait(ticket.value()); !s) return fail(s);
+            auto t2 = std::chrono::steady_clock::now();
+            auto reports = dev.reports(ticket.value());
+            if (!reports) return fail(reports.status());
+            if (rep == 0) continue;
+            replaySubmitUs.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+            replayWallMs.push_back(std::chrono::duration<double, std::milli>(t2 - t0).count());
+            replayGpuUs.push_back(batchUs(reports.value()));
+        }
+    }
+    std::printf("%-44s %12s %14s %12s %9s %16s %14s\n", "case", "cpu us/op", "gpu batch us", "wall ms",
+                "barriers", "replay submit us", "replay gpu us");
+    std::printf("%-44s %12.2f %14.1f %12.2f %9u %16.1f %14.1f\n",
                 ("record " + std::to_string(ops) + " TopK [1,256] f32 K=8").c_str(), median(cpuUsPerOp),
-                median(gpuUs), median(wallMs), barriers);
+                median(gpuUs), median(wallMs), barriers, median(replaySubmitUs), median(replayGpuUs));
     char line[512];
     std::snprintf(
         line, sizeof line,
         "{\"op\": \"record\", \"operators\": %u, \"shape\": [1, 256], \"type\": \"FLOAT32\", \"k\": 8, "
-        "\"cpu_us_per_op\": %.3f, \"gpu_batch_us\": %.2f, \"wall_ms\": %.3f, \"barriers\": %u, \"repeats\": "
-        "%u}",
-        ops, median(cpuUsPerOp), median(gpuUs), median(wallMs), barriers, repeat);
+        "\"cpu_us_per_op\": %.3f, \"gpu_batch_us\": %.2f, \"wall_ms\": %.3f, \"barriers\": %u, "
+        "\"replay_submit_us\": %.2f, \"replay_wall_ms\": %.3f, \"replay_gpu_us\": %.2f, \"repeats\": %u}",
+        ops, median(cpuUsPerOp), median(gpuUs), median(wallMs), barriers, median(replaySubmitUs),
+        median(replayWallMs), median(replayGpuUs), repeat);
     json.push_back(line);
     return 0;
 }
