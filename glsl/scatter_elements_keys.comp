@@ -17,9 +17,11 @@ layout(std430, binding = 1) readonly buffer Indices { uint indices[]; };
 layout(std430, binding = 2) writeonly buffer Keys { uint keys[]; };
 layout(std430, binding = 3) writeonly buffer Values { uint values[]; };
 layout(std430, binding = 4) buffer Status { uint status[]; };
+#include "ripple/counted.glsl"
 
 void main() {
     const uint count = P(0);
+    const uint counted = countedUnits(count, 1u); // updates past a CountTensor's count: never applied
     const uint axis = P(1);
     const uint rank = P(3);
     const uint stride = pc.groupCount * gl_WorkGroupSize.x;
@@ -34,7 +36,9 @@ void main() {
             if (d - 1u != axis) key += c * P(20u + d - 1u);
         }
         uint r;
-        if (resolveIndex(LOAD_INDEX(indices, offIndices), P(2), r)) {
+        if (e >= counted) {
+            key = P(28);
+        } else if (resolveIndex(LOAD_INDEX(indices, offIndices), P(2), r)) {
             key += r * P(20u + axis);
         } else {
             key = P(28);

@@ -16,14 +16,16 @@ layout(std430, binding = 1) readonly buffer Indices { uint indices[]; };
 layout(std430, binding = 2) writeonly buffer Keys { uint keys[]; };
 layout(std430, binding = 3) writeonly buffer Values { uint values[]; };
 layout(std430, binding = 4) buffer Status { uint status[]; };
+#include "ripple/counted.glsl"
 
 void main() {
     const uint tuples = P(0);
     const uint q = P(1);
+    const uint counted = countedUnits(tuples, 1u); // tuples past a CountTensor's count: never applied
     const uint stride = pc.groupCount * gl_WorkGroupSize.x;
     for (uint t = ORDERED_GROUP(36u) * gl_WorkGroupSize.x + gl_LocalInvocationID.x; t < tuples; t += stride) {
-        uint key = 0u;
-        for (uint j = 0u; j < q; ++j) {
+        uint key = t < counted ? 0u : P(35);
+        for (uint j = 0u; j < q && t < counted; ++j) {
             uint r;
             if (!resolveIndex(LOAD_INDEX(indices, viewOffset(18u, t * q + j)), P(2u + j), r)) {
                 key = P(35);

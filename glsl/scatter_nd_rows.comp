@@ -19,9 +19,11 @@ layout(std430, binding = 1) readonly buffer Indices { uint indices[]; };
 layout(std430, binding = 2) readonly buffer Updates { uvec4 updates[]; };
 layout(std430, binding = 3) writeonly buffer Output { uvec4 outBlocks[]; };
 layout(std430, binding = 4) buffer Status { uint status[]; };
+#include "ripple/counted.glsl"
 
 void main() {
-    const uint count = P(0), slice = P(1), q = P(2);
+    const uint slice = P(1), q = P(2);
+    const uint count = countedUnits(P(0), slice); // the first tuples' blocks, with a CountTensor
     const uint stride = pc.groupCount * gl_WorkGroupSize.x;
     for (uint b = gl_GlobalInvocationID.x; b < count; b += stride) {
         const uint tuple = b / slice, within = b - tuple * slice;

@@ -65,6 +65,13 @@ struct ScatterNDDesc {
     /// bytes per update) and each target's updates are applied by one invocation in turn; scratch 16 bytes
     /// per index tuple. Timings: bench/NOTES.md "Scatter deterministic".
     bool Deterministic = false;
+    /// ripple's addition: an optional GPU-side count, read when the run executes (no host round trip).
+    /// Absent when Sizes is empty (the default). Else one UINT32 element (every size 1, DimensionCount
+    /// 1..8): only the first N update rows are applied, a row being an index tuple with its slice of
+    /// UpdatesTensor (N counts tuples in IndicesTensor's row-major order); the others are neither
+    /// applied nor checked. N over the rows the operator has applies them all and reports
+    /// StatusCode::InvalidArgument ("clamped") when the run completes. docs/SEMANTICS.md "GPU-side counts".
+    TensorDesc CountTensor;
 };
 
 /// ScatterElements: `output = input; output[i0,..,indices[i0,..,in],..,in] = updates[i0,..,in]`, the index
@@ -85,6 +92,13 @@ struct ScatterElementsDesc {
     /// ripple's addition: apply duplicates in IndicesTensor's row-major order, as
     /// ScatterNDDesc::Deterministic.
     bool Deterministic = false;
+    /// ripple's addition: an optional GPU-side count, read when the run executes (no host round trip).
+    /// Absent when Sizes is empty (the default). Else one UINT32 element (every size 1, DimensionCount
+    /// 1..8): only the first N update rows are applied, a row being one element of IndicesTensor and
+    /// UpdatesTensor (N counts elements in their row-major order); the others are neither
+    /// applied nor checked. N over the rows the operator has applies them all and reports
+    /// StatusCode::InvalidArgument ("clamped") when the run completes. docs/SEMANTICS.md "GPU-side counts".
+    TensorDesc CountTensor;
 };
 
 /// DirectML's DML_AXIS_DIRECTION: which end of each sequence TopK selects.

@@ -50,7 +50,8 @@ struct Plan {
     uint64_t scratchBytes = 0;
     uint64_t zeroedScratchBytes = 0; // see BindingKind::ZeroedScratch
     bool usesStatus = false;
-    uint32_t firstOutput = 0; // tensors from this one on are written; the others are read
+    uint32_t firstOutput = 0;         // tensors [firstOutput, outputsEnd) are written; the others are read
+    uint32_t outputsEnd = UINT32_MAX; // UINT32_MAX: to the last tensor
     // The input that the first output may be bound to exactly (same Buffer, same Offset) to run in place,
     // skipping the dispatches marked skipInPlace and running those marked onlyInPlace; -1: none (outputs
     // never overlap other tensors).

@@ -49,6 +49,11 @@ Status checkScatterTensors(const char* op, const TensorDesc& input, const Tensor
 // `kernel` + "_reduce_shared" pass (per-workgroup sums, taken for FLOAT32 ADD into a small output).
 Plan scatterPlan(const char* op, const TensorDesc& input, const TensorDesc& indices,
                  const TensorDesc& updates, const TensorDesc& output);
+// A GPU-side count (the desc's CountTensor, checked by checkCountTensor): the plan's last tensor, read by
+// a first pass (glsl/scatter_count.comp) that clamps it to `rows` and leaves it in the status word for the
+// scatter passes. Nothing when `count` is absent (no Sizes).
+Status checkCountTensor(const char* op, const TensorDesc& count);
+void addCountPass(Plan& plan, const TensorDesc& count, uint64_t rows);
 void addScatterPass(Plan& plan, const char* kernel, uint32_t base, ScatterReduction reduction,
                     bool sharedSums);
 

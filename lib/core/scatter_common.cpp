@@ -102,6 +102,40 @@ Plan scatterPlan(const char* op, const TensorDesc& input, const TensorDesc& indi
     return plan;
 }
 
+Status checkCountTensor(const char* op, const TensorDesc& count) {
+    if (count.Sizes.empty() && count.Strides.empty()) return {}; // absent
+    const std::string rule = "CountTensor (ripple's GPU-side count) is one UINT32 element";
+    if (count.DataType != DataType::UInt32) return invalid(op, rule + ", not " + toString(count.DataType));
+    if (count.Sizes.empty() || count.Sizes.size() > kMaxDimensionCount)
+        return invalid(op, rule + ": DimensionCount 1.." + std::to_string(kMaxDimensionCount) + ", not " +
+                               std::to_string(count.Sizes.size()));
+    for (size_t d = 0; d < count.Sizes.size(); ++d)
+        if (count.Sizes[d] != 1)
+            return invalid(op, rule + ": Sizes[" + std::to_string(d) + "] is " +
+                                   std::to_string(count.Sizes[d]) + ", not 1");
+    if (!count.Strides.empty() && count.Strides.size() != count.Sizes.size())
+        return invalid(op, "CountTensor.Strides has " + std::to_string(count.Strides.size()) +
+                               " entries; give none or one per size");
+    return {};
+}
+
+void addCountPass(Plan& plan, const TensorDesc& count, uint64_t rows) {
+    if (count.Sizes.empty()) return;
+    plan.outputsEnd = static_cast<uint32_t>(plan.tensors.size());
+    const uint32_t tensor = static_cast<uint32_t>(plan.tensors.size());
+    plan.tensorNames.push_back("CountTensor");
+    plan.tensors.push_back(count);
+    const uint32_t base = static_cast<uint32_t>(plan.params.size());
+    plan.params.push_back(static_cast<uint32_t>(rows)); // the planners keep rows below 2^32 - 1
+    PlanDispatch d;
+    d.kernel = "scatter_count";
+    d.bindings = {{BindingKind::Params}, {BindingKind::Tensor, tensor}, {BindingKind::Status}};
+    d.paramsBase = base;
+    d.groups = 1;
+    plan.dispatches.insert(plan.dispatches.begin(), std::move(d));
+    plan.usesStatus = true;
+}
+
 // The data type's name in the reduction kernels' DTYPE axis.
 const char* reduceClass(DataType type) {
     switch (type) {

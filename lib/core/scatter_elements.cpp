@@ -26,7 +26,12 @@ Result<Plan> planScatterElements(const ScatterElementsDesc& desc, const PlanLimi
                                    std::to_string(d) + "] (" + std::to_string(in.Sizes[d]) +
                                    "); only Sizes[Axis] may be larger");
 
+    if (Status s = checkCountTensor(op, desc.CountTensor); !s) return s;
+    if (!desc.CountTensor.Sizes.empty() && upd.elementCount() >= UINT32_MAX)
+        return invalid(op, "with a CountTensor, UpdatesTensor holds at most 2^32 - 2 elements");
+
     Plan plan = scatterPlan(op, in, ind, upd, desc.OutputTensor);
+    addCountPass(plan, desc.CountTensor, upd.elementCount()); // CountTensor counts updates elements
     if (in.elementCount() == 0) return plan;
     const uint64_t lineBytes = uint64_t(in.Sizes[n - 1]) * elementSize(in.DataType);
     const uint64_t lines = lineBytes ? in.elementCount() / in.Sizes[n - 1] : 0;

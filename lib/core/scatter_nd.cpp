@@ -55,7 +55,13 @@ Result<Plan> planScatterND(const ScatterNDDesc& desc, const PlanLimits& limits) 
         !s)
         return s;
 
+    if (Status s = checkCountTensor(op, desc.CountTensor); !s) return s;
+    const uint64_t rows = product(ind.Sizes, 0, n - 1); // index tuples, CountTensor's unit
+    if (!desc.CountTensor.Sizes.empty() && rows >= UINT32_MAX)
+        return invalid(op, "with a CountTensor, IndicesTensor holds at most 2^32 - 2 index tuples");
+
     Plan plan = scatterPlan(op, in, ind, upd, desc.OutputTensor);
+    addCountPass(plan, desc.CountTensor, rows);
     if (in.elementCount() == 0) return plan;
     addCopy(plan, 0, 3);
     if (upd.elementCount() == 0) return plan;

@@ -443,7 +443,7 @@ Result<std::vector<uint64_t>> checkBindings(const DeviceImpl& device, const core
                                            std::to_string(sizes[i]) + " bytes) exceeds its Buffer (" +
                                            std::to_string(b.Buffer->size()) + " bytes)");
     }
-    for (size_t w = plan.firstOutput; w < bindings.size(); ++w)
+    for (size_t w = plan.firstOutput; w < std::min<size_t>(plan.outputsEnd, bindings.size()); ++w)
         for (size_t i = 0; i < bindings.size(); ++i) {
             if (i == w || !sizes[w] || !sizes[i] || !overlaps(bindings[w], sizes[w], bindings[i], sizes[i]))
                 continue;

@@ -36,6 +36,10 @@ std::vector<std::shared_ptr<void>> DeviceImpl::finishOne(Submission& s, const st
         uint32_t flags = 0;
         if (op.statusBuffer)
             std::memcpy(&flags, static_cast<char*>(op.statusBuffer->mapped) + op.statusOffset, 4);
+        if (flags & 4u) // glsl/scatter_count.comp (out-of-range indices, below, take precedence)
+            r.status = Status(StatusCode::InvalidArgument,
+                              op.label + ": CountTensor's count exceeds the update rows the operator has; it "
+                                         "was clamped to them, and all of them were applied");
         if (flags & 1u)
             r.status =
                 Status(StatusCode::IndexOutOfRange,

@@ -201,7 +201,8 @@ struct RecorderImpl {
             statusUsed = 0;
         }
         BackendBuffer* b = submission.statusChunks.back().get();
-        return BufferRange{b, statusStride() * statusUsed++, 4};
+        // Word 0: the flags (finishOne reads them); word 1: a scatter's GPU-side count (scatter_count.comp).
+        return BufferRange{b, statusStride() * statusUsed++, 8};
     }
 };
 

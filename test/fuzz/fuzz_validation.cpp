@@ -70,6 +70,9 @@ void checkPlan(const core::Plan& plan, const core::PlanLimits& limits) {
         if (calcBufferTensorSize(t) > limits.maxStorageBufferRange) fail();
     }
     if (plan.tensorNames.size() != plan.tensors.size() || plan.firstOutput >= plan.tensors.size()) fail();
+    if (plan.tensorNames.back() == "CountTensor" && // a scatter's GPU-side count: one UINT32
+        (plan.tensors.back().DataType != DataType::UInt32 || plan.tensors.back().elementCount() != 1))
+        fail();
     for (const core::PlanDispatch& d : plan.dispatches) {
         if (d.kernel.empty() || d.groups < 1 || d.groups > 65535) fail();
         if (d.paramsBase >= plan.params.size()) fail();
@@ -90,6 +93,13 @@ void run(const Desc& desc, Result<core::Plan> (*planner)(const Desc&, const core
         checkPlan(plan.value(), limits);
     else
         checkRefusal(plan.status(), op);
+}
+
+// A scatter's GPU-side count: mostly one UINT32 element, else any type, sizes and strides.
+TensorDesc countTensor(Bytes& in) {
+    const uint32_t rank = in.mostly<uint32_t>(1, in.u8() % 10);
+    return {in.mostly(DataType::UInt32, in.type()), in.mostly(std::vector<uint32_t>(rank, 1), in.sizes(rank)),
+            in.strides(rank)};
 }
 
 } // namespace
@@ -129,6 +139,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         d.Axis = in.mostly<uint32_t>(rank ? in.u8() % rank : 0, in.u32());
         d.Reduction = static_cast<ScatterReduction>(in.u8() % 6);
         d.Deterministic = in.u8() & 1;
+        if (in.u8() & 1) d.CountTensor = countTensor(in);
         run(d, &core::planScatterElements, "ScatterElements", limits);
     } else {
         ScatterNDDesc d;
@@ -152,6 +163,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         d.UpdatesTensor = {in.mostly(type, in.type()), in.mostly(upd, in.sizes(rank)), in.strides(rank)};
         d.Reduction = static_cast<ScatterReduction>(in.u8() % 6);
         d.Deterministic = in.u8() & 1;
+        if (in.u8() & 1) d.CountTensor = countTensor(in);
         run(d, &core::planScatterND, "ScatterND", limits);
     }
     return 0;

@@ -27,9 +27,10 @@ layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; }
 layout(std430, binding = 1) readonly buffer Indices { uint indices[]; };
 layout(std430, binding = 2) readonly buffer Updates { uint updates[]; };
 layout(std430, binding = 4) buffer Status { uint status[]; };
+#include "ripple/counted.glsl"
 
 void main() {
-    const uint count = P(0);
+    const uint count = countedUnits(P(0), 1u); // the first updates, with a CountTensor
     const uint axis = P(1);
     const uint axisSize = P(2);
     const uint rank = P(3);

@@ -25,6 +25,7 @@ layout(std430, binding = 2) readonly buffer Indices { uint indices[]; };
 layout(std430, binding = 3) readonly buffer Updates { uint updates[]; };
 layout(std430, binding = 4) writeonly buffer Output { uvec4 outBlocks[]; };
 layout(std430, binding = 5) buffer Status { uint status[]; };
+#include "ripple/counted.glsl"
 
 shared uint sLine[4096];
 
@@ -69,6 +70,7 @@ void writeShared(uint e, uint bits) {
 void main() {
     const uint lines = P(0), len = P(1), blocks = P(2), perLine = P(3), rank = P(4);
     const uint lid = gl_LocalInvocationID.x;
+    const uint counted = countedUnits(0xFFFFFFFFu, 1u); // updates from here on are past a CountTensor's
     for (uint line = ORDERED_GROUP(55u); line < lines; line += pc.groupCount) {
         // All of an invocation's loads (at most 4: 1024 blocks) issued before the first is used.
         uvec4 v[4];
@@ -99,6 +101,7 @@ void main() {
         if (hasUpdates) {
             for (uint k = lid; k < perLine; k += 256u) {
                 const uint linear = indicesLine * perLine + k;
+                if (linear >= counted) break;
                 uint r;
                 if (!resolveIndex(LOAD_INDEX(indices, viewOffset(21u, linear)), len, r)) {
                     atomicOr(status[0], 1u);

@@ -24,10 +24,11 @@ layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; }
 layout(std430, binding = 1) readonly buffer Indices { uint indices[]; };
 layout(std430, binding = 2) readonly buffer Updates { uint updates[]; };
 layout(std430, binding = 4) buffer Status { uint status[]; };
+#include "ripple/counted.glsl"
 
 void main() {
-    const uint count = P(0);
     const uint slice = P(1);
+    const uint count = countedUnits(P(0), slice); // the first tuples' slices, with a CountTensor
     const uint q = P(2);
     const uint stride = pc.groupCount * gl_WorkGroupSize.x;
     for (uint e = ORDERED_GROUP(53u) * gl_WorkGroupSize.x + gl_LocalInvocationID.x; e < count; e += stride) {
