@@ -123,6 +123,15 @@ struct TopKDesc {
     uint32_t Axis = 0;            ///< the dimension whose sequences are selected from (< DimensionCount)
     uint32_t K = 0;               ///< how many to select from each sequence (0..Sizes[Axis])
     ripple::AxisDirection AxisDirection = ripple::AxisDirection::Decreasing; ///< largest or smallest
+    /// ripple's addition: an optional GPU-side count, read when the run executes (no host round trip).
+    /// Absent when Sizes is empty (the default). Else one UINT32 element N (every size 1, DimensionCount
+    /// 1..8), bound after OutputIndexTensor: only the first N elements of each sequence are present. The
+    /// outputs' first min(N, K) positions hold their top values; each position j past N holds index j and
+    /// the direction's last-ranked value (DECREASING: -inf, or the type's least; INCREASING: the NaN
+    /// 0x7FC00000 / 0x7E00 / 0x7FC0, or the type's greatest). N over Sizes[Axis] counts as Sizes[Axis]
+    /// and is reported as StatusCode::InvalidArgument ("clamped") when the run completes. Cost: a packed
+    /// copy of InputTensor in scratch, written first. docs/SEMANTICS.md "GPU-side counts".
+    TensorDesc CountTensor;
 };
 
 } // namespace ripple

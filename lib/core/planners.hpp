@@ -11,6 +11,8 @@ namespace ripple::core {
 Result<Plan> planScatterND(const ScatterNDDesc& desc, const PlanLimits& limits);
 Result<Plan> planScatterElements(const ScatterElementsDesc& desc, const PlanLimits& limits);
 Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits);
+// TopK with a CountTensor (core/topk_count.cpp); planTopK hands such a desc to it.
+Result<Plan> planTopKCounted(const TopKDesc& desc, const PlanLimits& limits);
 // Tests only: when nonzero, the candidate list capacity per row of TopK's sampled radix selection, so that
 // tests reach its exact fallback (selection from the whole row) without adversarial data.
 extern uint64_t selectCapacityForTests;

@@ -341,6 +341,8 @@ bool chunkDisabledForTests = false;
 bool rankDisabledForTests = false;
 
 Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
+    if (!desc.CountTensor.Sizes.empty() || !desc.CountTensor.Strides.empty())
+        return planTopKCounted(desc, limits);
     const char* op = "TopK";
     const TensorDesc& in = desc.InputTensor;
     if (Status s = checkTensor(op, "InputTensor", in, false, limits); !s) return s;

@@ -40,6 +40,10 @@ std::vector<std::shared_ptr<void>> DeviceImpl::finishOne(Submission& s, const st
             r.status = Status(StatusCode::InvalidArgument,
                               op.label + ": CountTensor's count exceeds the update rows the operator has; it "
                                          "was clamped to them, and all of them were applied");
+        if (flags & 8u) // glsl/topk_count_mask.comp
+            r.status = Status(StatusCode::InvalidArgument,
+                              op.label + ": CountTensor's count exceeds InputTensor.Sizes[Axis]; it was "
+                                         "clamped to it, and every element was present");
         if (flags & 1u)
             r.status =
                 Status(StatusCode::IndexOutOfRange,

@@ -126,6 +126,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         d.OutputValueTensor = {in.mostly(type, in.type()), in.mostly(out, in.sizes(rank)), in.strides(rank)};
         d.OutputIndexTensor = {in.mostly(DataType::UInt32, in.type()), in.mostly(out, in.sizes(rank)), {}};
         d.AxisDirection = static_cast<AxisDirection>(in.u8() % 3);
+        if (in.u8() & 1) d.CountTensor = countTensor(in);
         run(d, &core::planTopK, "TopK", limits);
     } else if (op == 1) {
         ScatterElementsDesc d;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-// GPU-side counts (issue 43; SEMANTICS.md "GPU-side counts"): a scatter with a CountTensor applies only the
-// first N update rows, N read on the GPU when the run executes. One Recording per case is submitted again
-// for each count (0, 1, about half, all, over the rows, UINT32_MAX), only the count buffer changing: the
-// output must equal the reference on the first N rows, a count over the rows must be clamped and reported,
-// and rows past N are neither applied nor checked (an out-of-range index there is not reported).
+// GPU-side counts (issue 43; SEMANTICS.md "GPU-side counts"). A scatter with a CountTensor applies only the
+// first N update rows; TopK ranks only the first N elements of each sequence and fills the positions past
+// N as documented. N is read on the GPU when the run executes: one Recording per case is submitted again
+// for each count (0, 1, about half, all, over, UINT32_MAX), only the count buffer changing. Each output
+// must equal the reference of that count. A count over the maximum must be clamped and reported, and
+// scatter rows past N are neither applied nor checked (an out-of-range index there is not reported).
 #include "scatter_cases.hpp"
 
 #include <cstdlib>
@@ -187,6 +188,123 @@ const DataType kAllTypes[] = {DataType::Float32, DataType::Float16, DataType::BF
                               DataType::UInt16,  DataType::UInt8,   DataType::Int32,    DataType::Int16,
                               DataType::Int8,    DataType::Float64, DataType::UInt64,   DataType::Int64};
 
+// TopK with count n, by SEMANTICS.md's rule: each sequence's first min(n, size) elements ranked (ties by
+// index), the first min(n, K) positions their best, each later position j index j with the direction's
+// last-ranked value (`fill`).
+void expectedTopK(const TopKDesc& d, const rt::HostTensor& in, uint64_t n, uint64_t fill,
+                  rt::HostTensor& values, rt::HostTensor& indices) {
+    const auto& sizes = in.desc.Sizes;
+    const uint32_t size = sizes[d.Axis], present = static_cast<uint32_t>(std::min<uint64_t>(n, size));
+    uint64_t inner = 1, outer = 1;
+    for (size_t x = d.Axis + 1; x < sizes.size(); ++x) inner *= sizes[x];
+    for (size_t x = 0; x < d.Axis; ++x) outer *= sizes[x];
+    const bool down = d.AxisDirection == AxisDirection::Decreasing;
+    for (uint64_t o = 0; o < outer; ++o)
+        for (uint64_t i = 0; i < inner; ++i) {
+            std::vector<uint32_t> order(present);
+            std::iota(order.begin(), order.end(), 0u);
+            auto at = [&](uint32_t j) { return in.bits((o * size + j) * inner + i); };
+            std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+                const int c = rt::compareValues(in.desc.DataType, at(a), at(b));
+                return down ? c > 0 : c < 0;
+            });
+            for (uint32_t j = 0; j < d.K; ++j) {
+                const uint64_t pos = (o * d.K + j) * inner + i;
+                values.setBits(pos, j < present ? at(order[j]) : fill);
+                indices.setBits(pos, j < present ? order[j] : j);
+            }
+        }
+}
+
+// TopK on `in` along `axis` with a CountTensor, one Recording submitted for each count.
+void topkCase(const rt::HostTensor& in, uint32_t axis, uint32_t k, AxisDirection direction,
+              DataType indexType, uint64_t fill) {
+    TopKDesc d;
+    d.InputTensor = in.desc;
+    std::vector<uint32_t> outSizes = in.desc.Sizes;
+    outSizes[axis] = k;
+    d.OutputValueTensor = {in.desc.DataType, outSizes, {}};
+    d.OutputIndexTensor = {indexType, outSizes, {}};
+    d.Axis = axis;
+    d.K = k;
+    d.AxisDirection = direction;
+    d.CountTensor = kCount;
+    INFO(toString(in.desc.DataType) << " input " << rt::describe(in.desc) << " axis " << axis << " K " << k
+                                    << (direction == AxisDirection::Decreasing ? " DECREASING"
+                                                                               : " INCREASING"));
+    Device& dev = rt::device();
+    auto op = dev.compile(d);
+    INFO(op.status().message());
+    REQUIRE(op.ok());
+    const std::vector<uint8_t> poisonV(calcBufferTensorSize(d.OutputValueTensor), 0xA5),
+        poisonI(calcBufferTensorSize(d.OutputIndexTensor), 0xA5);
+    Buffer inB = bufferWith(dev, in.bytes), valB = bufferWith(dev, poisonV), idxB = bufferWith(dev, poisonI);
+    Buffer countB = bufferWith(dev, {0, 0, 0, 0});
+    auto recorder = dev.createRecorder();
+    REQUIRE(recorder.ok());
+    REQUIRE(recorder->record(op.value(), {{&inB, 0}, {&valB, 0}, {&idxB, 0}, {&countB, 0}}).ok());
+    auto recording = dev.finishRecording(recorder.value());
+    REQUIRE(recording.ok());
+    const uint32_t size = in.desc.Sizes[axis];
+    for (uint32_t n : countsFor(size)) {
+        INFO("count " << n << " of " << size);
+        REQUIRE(dev.upload(countB, 0, &n, 4).ok());
+        REQUIRE(dev.upload(valB, 0, poisonV.data(), poisonV.size()).ok());
+        REQUIRE(dev.upload(idxB, 0, poisonI.data(), poisonI.size()).ok());
+        auto ticket = dev.submit(recording.value());
+        REQUIRE(ticket.ok());
+        const Status s = dev.wait(ticket.value());
+        INFO(s.message());
+        if (n > size)
+            CHECK((s.code() == StatusCode::InvalidArgument &&
+                   s.message().find("clamped") != std::string::npos));
+        else
+            CHECK(s.ok());
+        rt::HostTensor wantV(in.desc.DataType, outSizes), wantI(indexType, outSizes);
+        expectedTopK(d, in, n, fill, wantV, wantI);
+        std::vector<uint8_t> gotV(poisonV.size()), gotI(poisonI.size());
+        REQUIRE(dev.download(valB, 0, gotV.data(), gotV.size()).ok());
+        REQUIRE(dev.download(idxB, 0, gotI.data(), gotI.size()).ok());
+        INFO("values: " << rt::firstDifference(meaningful(gotV, d.OutputValueTensor),
+                                               meaningful(wantV.bytes, d.OutputValueTensor),
+                                               elementSize(in.desc.DataType)));
+        INFO("indices: " << rt::firstDifference(meaningful(gotI, d.OutputIndexTensor),
+                                                meaningful(wantI.bytes, d.OutputIndexTensor),
+                                                elementSize(indexType)));
+        CHECK(meaningful(gotV, d.OutputValueTensor) == meaningful(wantV.bytes, d.OutputValueTensor));
+        CHECK(meaningful(gotI, d.OutputIndexTensor) == meaningful(wantI.bytes, d.OutputIndexTensor));
+    }
+}
+
+// The last-ranked value of each type and direction, as SEMANTICS.md documents it.
+uint64_t documentedFill(DataType t, AxisDirection direction) {
+    const bool down = direction == AxisDirection::Decreasing;
+    switch (t) {
+    case DataType::Float32:
+        return down ? 0xFF800000 : 0x7FC00000;
+    case DataType::Float16:
+        return down ? 0xFC00 : 0x7E00;
+    case DataType::BFloat16:
+        return down ? 0xFF80 : 0x7FC0;
+    case DataType::Int8:
+        return down ? 0x80 : 0x7F;
+    case DataType::Int16:
+        return down ? 0x8000 : 0x7FFF;
+    case DataType::Int32:
+        return down ? 0x80000000 : 0x7FFFFFFF;
+    case DataType::Int64:
+        return down ? 0x8000000000000000 : 0x7FFFFFFFFFFFFFFF;
+    case DataType::UInt8:
+        return down ? 0 : 0xFF;
+    case DataType::UInt16:
+        return down ? 0 : 0xFFFF;
+    case DataType::UInt32:
+        return down ? 0 : 0xFFFFFFFF;
+    default:
+        return down ? 0 : ~uint64_t(0);
+    }
+}
+
 } // namespace
 
 TEST_CASE("ScatterElements with a CountTensor applies the first N updates, N read on the GPU at each "
@@ -241,10 +359,59 @@ TEST_CASE("A CountTensor that breaks its rules is refused at compile, naming it"
         CHECK(op.status().message().find("CountTensor") != std::string::npos);
         CHECK(op.status().message().find(rule) != std::string::npos);
     }
+    TopKDesc t;
+    t.InputTensor = {DataType::Float32, {4, 4}, {}};
+    t.OutputValueTensor = {DataType::Float32, {4, 2}, {}};
+    t.OutputIndexTensor = {DataType::UInt32, {4, 2}, {}};
+    t.Axis = 1;
+    t.K = 2;
+    t.CountTensor = {DataType::UInt64, {1}, {}};
+    CHECK(rt::device().compile(t).status().message().find("CountTensor") != std::string::npos);
+    t.CountTensor = {DataType::UInt32, {1}, {}};
+    CHECK(rt::device().compile(t).ok());
     d.CountTensor = {DataType::UInt32, {1, 1}, {}};
     auto op = rt::device().compile(d);
     REQUIRE(op.ok());
     CHECK(op->tensorNames().size() == 5);
     // Bound like any tensor: a missing count is refused by name.
     CHECK(rt::device().execute(op.value(), {}).message().find("CountTensor") != std::string::npos);
+}
+
+TEST_CASE("TopK with a CountTensor ranks the first N elements of each sequence, N read on the GPU at each "
+          "submission, later positions filled as documented (every data type, counts 0, 1, half, all, over)",
+          "[counts][gpu]") {
+    std::mt19937 rng(434343);
+    const DataType types[] = {DataType::Float32, DataType::Float16, DataType::BFloat16, DataType::Int8,
+                              DataType::Int16,   DataType::Int32,   DataType::Int64,    DataType::UInt8,
+                              DataType::UInt16,  DataType::UInt32,  DataType::UInt64};
+    const DataType indexTypes[] = {DataType::UInt32, DataType::UInt64, DataType::Int64};
+    uint32_t i = 0;
+    for (DataType t : types) {
+        const AxisDirection dir = i % 2 ? AxisDirection::Increasing : AxisDirection::Decreasing;
+        const DataType index = indexTypes[i++ % 3];
+        // Special values (NaN, +-inf, extremes) tie with the fill; ties in the others.
+        rt::HostTensor row(t, {5, 33});
+        rt::fill(row, rng, rt::Fill::Special);
+        topkCase(row, 1, 7, dir, index, documentedFill(t, dir));
+        rt::HostTensor strided(t, {33, 6}, {12, 2}); // a non-last axis, strided
+        rt::fill(strided, rng, rt::Fill::Ties);
+        topkCase(strided, 0, 4,
+                 dir == AxisDirection::Increasing ? AxisDirection::Decreasing : AxisDirection::Increasing,
+                 index,
+                 documentedFill(t, dir == AxisDirection::Increasing ? AxisDirection::Decreasing
+                                                                    : AxisDirection::Increasing));
+    }
+    // Long rows (the selection and radix strategies), and K equal to the sequence length.
+    for (AxisDirection dir : {AxisDirection::Decreasing, AxisDirection::Increasing}) {
+        rt::HostTensor f(DataType::Float32, {2, 5000});
+        rt::fill(f, rng, rt::Fill::Special);
+        topkCase(f, 1, 16, dir, DataType::UInt32, documentedFill(DataType::Float32, dir));
+        topkCase(f, 1, 300, dir, DataType::UInt32, documentedFill(DataType::Float32, dir));
+        rt::HostTensor w(DataType::Int64, {2, 3000});
+        rt::fill(w, rng, rt::Fill::Random);
+        topkCase(w, 1, 8, dir, DataType::Int64, documentedFill(DataType::Int64, dir));
+        rt::HostTensor all(DataType::UInt8, {3, 20});
+        rt::fill(all, rng, rt::Fill::Ties);
+        topkCase(all, 1, 20, dir, DataType::UInt32, documentedFill(DataType::UInt8, dir));
+    }
 }
