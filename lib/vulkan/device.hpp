@@ -123,6 +123,10 @@ class VulkanDevice : public detail::BackendDevice {
     Result<bool> isComplete(uint64_t ticket) override;
     std::vector<uint64_t> timestamps(uint64_t ticket) override;
 
+    // For interop::vulkanHandles.
+    VkInstance instanceHandle() const { return instance_->handle(); }
+    VkPhysicalDevice physical() const { return physical_; }
+    uint32_t queueFamily() const { return queueFamily_; }
     // For VulkanCommandList.
     VkDevice handle() const { return device_; }
     const VolkDeviceTable& table() const { return t_; }

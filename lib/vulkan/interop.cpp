@@ -46,6 +46,19 @@ Result<Buffer> wrapVulkanBuffer(Device& device, VkBuffer buffer, VkDeviceSize si
     return detail::makeBuffer(device.impl_, vkdev->wrapBuffer(buffer, size));
 }
 
+Result<VulkanDeviceHandles> vulkanHandles(Device& device) {
+    vk::VulkanDevice* vkdev = vulkanOf(device);
+    if (!vkdev)
+        return Status(StatusCode::InvalidArgument, "vulkanHandles: the Device is empty or not a Vulkan one");
+    VulkanDeviceHandles h;
+    h.instance = vkdev->instanceHandle();
+    h.physicalDevice = vkdev->physical();
+    h.device = vkdev->handle();
+    h.queueFamilyIndex = vkdev->queueFamily();
+    h.getDeviceProcAddr = vkdev->instanceFunctions().vkGetDeviceProcAddr;
+    return h;
+}
+
 Result<CommandRecorder> recordInto(Device& device, VkCommandBuffer commandBuffer) {
     vk::VulkanDevice* vkdev = vulkanOf(device);
     if (!vkdev)

@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: MIT
-// ripple-particles: a particle system in one submission per frame (advect.comp, a ScatterElements ADD
-// splat into a density grid, a TopK of the densest cells, shade.comp), printing each pass's GPU time and
-// writing the last frame as a PNG. With --check, every frame is compared with the CPU model (model.hpp).
+// ripple-particles: a particle system recorded once and replayed every frame (docs/FRAME_LOOP.md): tick.comp
+// advances the frame and the live particle count on the GPU; advect.comp, dispatched indirectly by that
+// count, moves the live particles; a ScatterElements ADD splats them into a density grid and a TopK picks
+// the fastest, both with the live count as CountTensor; a TopK picks the densest cells; shade.comp draws.
+// On Vulkan each frame's submission waits on a timeline semaphore that the sample's "render" stand-in (the
+// host, standing in for an engine's graphics queue) signals once the previous frame was "presented".
+// Prints each pass's GPU time and the host's time a frame, and writes the last frame as a PNG. With
+// --check, every frame is compared with the CPU model (model.hpp).
 //
 //   ripple-particles [--particles N] [--width W] [--height H] [--k K] [--frames F] [--mass int|float]
 //                    [--deterministic] [--png PATH] [--check] [--hlsl-round-trip] [--validation]
@@ -10,6 +15,8 @@
 #include "model.hpp"
 #include "png_writer.hpp"
 #include "simulation.hpp"
+
+#include <ripple/interop/vulkan.hpp>
 
 #include <algorithm>
 #include <cerrno>
@@ -55,8 +62,19 @@ double median(std::vector<double> v) {
 
 // Compares the frame with the model; prints the first difference.
 bool matches(const particles::Simulation& sim, const particles::Model& model, uint32_t frame, bool exact) {
-    std::vector<uint32_t> grid, values, indices, image;
-    if (!sim.grid(grid) || !sim.top(values, indices) || !sim.image(image)) return false;
+    std::vector<uint32_t> grid, values, indices, image, fastIndices;
+    std::vector<int32_t> fastValues;
+    uint32_t alive = 0;
+    if (!sim.grid(grid) || !sim.top(values, indices) || !sim.image(image) || !sim.alive(alive) ||
+        !sim.fastest(fastValues, fastIndices))
+        return false;
+    if (alive != model.alive())
+        return std::fprintf(stderr, "frame %u: %u live particles, the model's %u\n", frame, alive,
+                            model.alive()),
+               false;
+    if (fastValues != model.fastValues() || fastIndices != model.fastIndices())
+        return std::fprintf(stderr, "frame %u: the fastest particles differ from the model's\n", frame),
+               false;
     for (size_t i = 0; i < grid.size(); ++i) {
         bool same = grid[i] == model.grid()[i];
         if (!exact) { // FLOAT32 sums in another order: the last places may differ
@@ -77,6 +95,54 @@ bool matches(const particles::Simulation& sim, const particles::Model& model, ui
         return std::fprintf(stderr, "frame %u: the image differs from the model's\n", frame), false;
     return true;
 }
+
+// The sample's "render" stand-in on Vulkan: a timeline semaphore of ripple's own device (through
+// interop::vulkanHandles) that the host signals once a frame has been "presented", as an engine's graphics
+// queue would. No semaphore on D3D12, or on a device without timeline semaphores.
+struct RenderStandIn {
+    VkDevice device = VK_NULL_HANDLE;
+    VkSemaphore semaphore = VK_NULL_HANDLE;
+    PFN_vkSignalSemaphore signal = nullptr;
+    PFN_vkDestroySemaphore destroy = nullptr;
+
+    ripple::Status create(ripple::Device& ripple) {
+        if (ripple.adapter().backend != ripple::Backend::Vulkan ||
+            !ripple.adapter().features.timelineSemaphore)
+            return {};
+        auto h = ripple::interop::vulkanHandles(ripple);
+        if (!h) return h.status();
+        device = h->device;
+        auto load = [&](const char* name) { return h->getDeviceProcAddr(device, name); };
+        auto create = reinterpret_cast<PFN_vkCreateSemaphore>(load("vkCreateSemaphore"));
+        destroy = reinterpret_cast<PFN_vkDestroySemaphore>(load("vkDestroySemaphore"));
+        signal = reinterpret_cast<PFN_vkSignalSemaphore>(load("vkSignalSemaphore"));
+        if (!signal) signal = reinterpret_cast<PFN_vkSignalSemaphore>(load("vkSignalSemaphoreKHR"));
+        if (!create || !destroy || !signal)
+            return ripple::Status(ripple::StatusCode::Unsupported,
+                                  "no vkCreateSemaphore or vkSignalSemaphore");
+        VkSemaphoreTypeCreateInfo type{};
+        type.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO;
+        type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+        type.initialValue = 1; // frame 0 waits for nothing to present
+        VkSemaphoreCreateInfo info{};
+        info.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO;
+        info.pNext = &type;
+        if (create(device, &info, nullptr, &semaphore) != VK_SUCCESS)
+            return ripple::Status(ripple::StatusCode::Internal, "vkCreateSemaphore failed");
+        return {};
+    }
+    // Frame `frame` presented: frame + 1 may start (it waits for value frame + 2).
+    void present(uint32_t frame) {
+        VkSemaphoreSignalInfo info{};
+        info.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO;
+        info.semaphore = semaphore;
+        info.value = uint64_t(frame) + 2;
+        signal(device, &info);
+    }
+    ~RenderStandIn() {
+        if (semaphore) destroy(device, semaphore, nullptr); // every submission that waited on it completed
+    }
+};
 
 } // namespace
 
@@ -147,15 +213,34 @@ int main(int argc, char** argv) {
                                                                 : "HLSL round-trip",
                 device->adapter().name.c_str());
 
+    // The frame, recorded once: every submission of the Recording runs the next frame (tick.comp).
+    if (ripple::Status s = sim->record(recorder.value()); !s) return fail(s);
+    const uint32_t barriers = recorder->statistics().barriers;
+    auto recording = device->finishRecording(recorder.value());
+    if (!recording) return fail(recording.status());
+    RenderStandIn render;
+    if (ripple::Status s = render.create(device.value()); !s) return fail(s);
+    std::printf("frame recorded once, %u barriers; %s\n", barriers,
+                render.semaphore ? "each submission waits on the render stand-in's timeline semaphore"
+                                 : "no timeline semaphore here: submissions wait on nothing");
+
     const bool exact = !config.floatMass || config.deterministic;
     particles::Model model(config);
-    const char* passes[] = {"advect", "splat", "topk", "shade"};
-    std::vector<double> passMicroseconds[4], frameMicroseconds, hostMicroseconds;
+    const char* passes[] = {"tick", "advect", "splat", "topk", "fastest", "shade"};
+    constexpr int kPasses = 6;
+    std::vector<double> passMicroseconds[kPasses], frameMicroseconds, hostMicroseconds;
     for (uint32_t frame = 0; frame < frames; ++frame) {
-        const auto start = std::chrono::steady_clock::now(); // the host's frame: record, submit, wait
-        if (ripple::Status s = sim->record(recorder.value(), frame); !s) return fail(s);
-        const uint32_t barriers = recorder->statistics().barriers;
-        auto ticket = device->submit(recorder.value());
+        const auto start = std::chrono::steady_clock::now(); // the host's frame: submit, wait
+        ripple::Result<ripple::Ticket> ticket = ripple::Status(ripple::StatusCode::Internal, "not submitted");
+        if (render.semaphore) { // frame f runs once the stand-in has presented frame f - 1 (value f + 1)
+            ripple::interop::VulkanSubmitSync sync;
+            sync.waits.push_back(
+                {render.semaphore, uint64_t(frame) + 1, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT});
+            ticket = ripple::interop::submit(device.value(), recording.value(), sync);
+            if (ticket) render.present(frame); // the host stands in for the engine's graphics queue
+        } else {
+            ticket = device->submit(recording.value());
+        }
         if (!ticket) return fail(ticket.status());
         if (ripple::Status s = device->wait(ticket.value()); !s) return fail(s);
         const double host =
@@ -163,39 +248,40 @@ int main(int argc, char** argv) {
         auto reports = device->reports(ticket.value());
         if (!reports) return fail(reports.status());
         uint64_t begin = UINT64_MAX, end = 0;
-        double us[4] = {};
+        double us[kPasses] = {};
         for (const ripple::OperatorReport& r : reports.value()) {
             if (!r.status) return fail(r.status);
-            for (int p = 0; p < 4; ++p)
+            for (int p = 0; p < kPasses; ++p)
                 if (r.label == passes[p]) us[p] = r.gpuNanoseconds / 1000.0;
             begin = std::min(begin, r.gpuBeginNanoseconds);
             end = std::max(end, r.gpuEndNanoseconds);
         }
         const double total = end > begin ? (end - begin) / 1000.0 : 0.0;
         if (frame > 0 || frames == 1) { // the first frame also pays for first use
-            for (int p = 0; p < 4; ++p) passMicroseconds[p].push_back(us[p]);
+            for (int p = 0; p < kPasses; ++p) passMicroseconds[p].push_back(us[p]);
             frameMicroseconds.push_back(total);
             hostMicroseconds.push_back(host);
         }
         if (frame < 3 || frame + 1 == frames)
             std::printf(
-                "frame %u: advect %.1f us, splat %.1f us, topk %.1f us, shade %.1f us; frame %.1f us GPU, "
-                "%u barriers\n",
-                frame, us[0], us[1], us[2], us[3], total, barriers);
+                "frame %u: tick %.1f us, advect %.1f us, splat %.1f us, topk %.1f us, fastest %.1f us, "
+                "shade %.1f us; frame %.1f us GPU\n",
+                frame, us[0], us[1], us[2], us[3], us[4], us[5], total);
         if (check) {
             model.step(frame);
             if (!matches(sim.value(), model, frame, exact)) return 1;
         }
     }
     std::printf(
-        "median over %zu frames: advect %.1f us, splat %.1f us, topk %.1f us, shade %.1f us; frame %.1f us "
-        "GPU, %.1f us host (record, submit, wait)\n",
+        "median over %zu frames: tick %.1f us, advect %.1f us, splat %.1f us, topk %.1f us, fastest %.1f "
+        "us, shade %.1f us; frame %.1f us GPU, %.1f us host (submit, wait)\n",
         frameMicroseconds.size(), median(passMicroseconds[0]), median(passMicroseconds[1]),
-        median(passMicroseconds[2]), median(passMicroseconds[3]), median(frameMicroseconds),
-        median(hostMicroseconds));
+        median(passMicroseconds[2]), median(passMicroseconds[3]), median(passMicroseconds[4]),
+        median(passMicroseconds[5]), median(frameMicroseconds), median(hostMicroseconds));
     if (check)
         std::printf("check: %u frames match the CPU model (%s)\n", frames,
-                    exact ? "grid, TopK and image exactly" : "grid to 1e-5; FLOAT32 sums in any order");
+                    exact ? "live count, fastest, grid, TopK and image exactly"
+                          : "live count and fastest exactly, grid to 1e-5; FLOAT32 sums in any order");
     if (deviceOptions.validation && device->validationMessageCount() != 0)
         return std::fprintf(stderr, "ripple-particles: %u validation messages\n",
                             device->validationMessageCount()),

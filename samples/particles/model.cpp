@@ -4,6 +4,7 @@
 #include "model.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <numeric>
@@ -44,23 +45,46 @@ uint32_t isqrt(uint32_t x) {
 } // namespace
 
 Model::Model(const Config& config)
-    : config_(config), state_(initialState(config)), masses_(masses(config)),
-      grid_(size_t(config.width) * config.height) {}
+    : config_(config), state_(initialState(config)), attractors_(attractorTable(config)),
+      masses_(masses(config)), grid_(size_t(config.width) * config.height), alive_(initialAlive(config)) {}
 
 void Model::step(uint32_t frame) {
     const Config& c = config_;
-    const AdvectConstants a = advectConstants(c, frame);
-    std::vector<uint32_t> cells(c.count);
+    const Tick t = tick(tickConstants(c), frame, alive_);
+    alive_ = t.alive;
+    const AdvectConstants a = advectConstants(c);
+    std::vector<uint32_t> cells(alive_);
+    std::vector<int32_t> speeds(alive_);
     const int32_t scale = std::max(1, std::max(a.width, a.height) >> 8);
-    for (uint32_t i = 0; i < c.count; ++i) {
+    const int32_t* attractor = &attractors_[size_t(frame % kAttractorPeriod) * 3 * 4];
+    for (uint32_t i = 0; i < alive_; ++i) {
         int32_t* s = &state_[4 * size_t(i)];
-        const uint32_t noise = hash(i * 0x9E3779B9u + frame);
-        axis(s[0], s[2], a.attractor[i % 3][0], a.width * 256 - 1, noise, scale);
-        axis(s[1], s[3], a.attractor[i % 3][1], a.height * 256 - 1, noise >> 8, scale);
+        if (i >= t.survivors) {
+            spawnState(c, i, frame, s);
+        } else {
+            const uint32_t noise = hash(i * 0x9E3779B9u + frame);
+            axis(s[0], s[2], attractor[(i % 3) * 4], a.width * 256 - 1, noise, scale);
+            axis(s[1], s[3], attractor[(i % 3) * 4 + 1], a.height * 256 - 1, noise >> 8, scale);
+        }
         cells[i] = static_cast<uint32_t>((s[1] >> 8) * a.width + (s[0] >> 8));
+        speeds[i] = std::abs(s[2]) + std::abs(s[3]);
+    }
+    // The fastest live particles (TopK with the live count: past it, INT32's least and the position).
+    const uint32_t fastK = std::min(c.k, c.count);
+    std::vector<uint32_t> fast(alive_);
+    std::iota(fast.begin(), fast.end(), 0u);
+    const uint32_t ranked = std::min(fastK, alive_);
+    std::partial_sort(fast.begin(), fast.begin() + ranked, fast.end(), [&](uint32_t x, uint32_t y) {
+        return speeds[x] > speeds[y] || (speeds[x] == speeds[y] && x < y);
+    });
+    fastValues_.assign(fastK, INT32_MIN);
+    fastIndices_.resize(fastK);
+    for (uint32_t j = 0; j < fastK; ++j) {
+        fastIndices_[j] = j < ranked ? fast[j] : j;
+        if (j < ranked) fastValues_[j] = speeds[fast[j]];
     }
     std::fill(grid_.begin(), grid_.end(), 0u);
-    for (uint32_t i = 0; i < c.count; ++i) {
+    for (uint32_t i = 0; i < alive_; ++i) {
         uint32_t& g = grid_[cells[i]];
         g = c.floatMass ? asBits(asFloat(g) + asFloat(masses_[i])) : g + masses_[i];
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "scene.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -15,18 +16,41 @@ uint32_t hash(uint32_t x) {
     return x;
 }
 
-AdvectConstants advectConstants(const Config& config, uint32_t frame) {
-    AdvectConstants c{};
-    c.count = config.count;
-    c.width = static_cast<int32_t>(config.width);
-    c.height = static_cast<int32_t>(config.height);
-    c.frame = frame;
-    for (int a = 0; a < 3; ++a) {
-        const double t = 0.013 * frame * (1.0 + 0.37 * a) + 2.1 * a;
-        c.attractor[a][0] = static_cast<int32_t>(config.width * 128.0 * (1.0 + 0.6 * std::cos(t)));
-        c.attractor[a][1] = static_cast<int32_t>(config.height * 128.0 * (1.0 + 0.6 * std::sin(1.3 * t)));
-    }
-    return c;
+AdvectConstants advectConstants(const Config& config) {
+    return {config.count, static_cast<int32_t>(config.width), static_cast<int32_t>(config.height),
+            kAttractorPeriod};
+}
+
+TickConstants tickConstants(const Config& config) {
+    return {config.count, std::max(config.count / 64, 1u)};
+}
+
+std::vector<int32_t> attractorTable(const Config& config) {
+    std::vector<int32_t> table(size_t(kAttractorPeriod) * 3 * 4, 0);
+    for (uint32_t frame = 0; frame < kAttractorPeriod; ++frame)
+        for (int a = 0; a < 3; ++a) {
+            const double t = 0.013 * frame * (1.0 + 0.37 * a) + 2.1 * a;
+            int32_t* at = &table[(size_t(frame) * 3 + a) * 4];
+            at[0] = static_cast<int32_t>(config.width * 128.0 * (1.0 + 0.6 * std::cos(t)));
+            at[1] = static_cast<int32_t>(config.height * 128.0 * (1.0 + 0.6 * std::sin(1.3 * t)));
+        }
+    return table;
+}
+
+uint32_t initialAlive(const Config& config) {
+    return std::max(config.count - config.count / 4, 1u);
+}
+
+Tick tick(const TickConstants& c, uint32_t frame, uint32_t alive) {
+    const uint32_t survivors = alive - std::min(hash(2 * frame + 1) % (c.churn + 1), alive);
+    return {survivors, std::min(survivors + hash(2 * frame + 2) % (c.churn + 1), c.capacity)};
+}
+
+void spawnState(const Config& config, uint32_t particle, uint32_t frame, int32_t state[4]) {
+    const uint32_t a = hash(particle ^ (frame * 0x2545F491u)), b = hash(a + 1);
+    state[0] = static_cast<int32_t>(a % (config.width * 256));
+    state[1] = static_cast<int32_t>(b % (config.height * 256));
+    state[2] = state[3] = 0;
 }
 
 std::vector<int32_t> initialState(const Config& config) {

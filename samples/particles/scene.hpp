@@ -18,12 +18,19 @@ struct Config {
     uint32_t seed = 1;          ///< the starting state
 };
 
-/// The advect kernel's push constants (advect.comp's PC block): 64 bytes.
+/// Frames in the attractor table (advect.comp reads frame f's at f % kAttractorPeriod).
+constexpr uint32_t kAttractorPeriod = 4096;
+
+/// The advect kernel's push constants (advect.comp's PC block).
 struct AdvectConstants {
-    uint32_t count;
+    uint32_t capacity;
     int32_t width, height;
-    uint32_t frame;
-    int32_t attractor[3][4]; // x, y in position units (256 per cell); z, w unused
+    uint32_t period;
+};
+
+/// The tick kernel's push constants (tick.comp's PC block).
+struct TickConstants {
+    uint32_t capacity, churn;
 };
 
 /// The shade kernel's push constants (shade.comp's PC block).
@@ -31,8 +38,26 @@ struct ShadeConstants {
     uint32_t width, height, k, floatMass;
 };
 
-/// Frame `frame`'s push constants for advect.comp: three attractors on slow Lissajous paths.
-AdvectConstants advectConstants(const Config& config, uint32_t frame);
+/// advect.comp's push constants.
+AdvectConstants advectConstants(const Config& config);
+/// tick.comp's push constants: at most count / 64 (at least 1) particles expire and spawn a frame.
+TickConstants tickConstants(const Config& config);
+
+/// The attractor table: for each of kAttractorPeriod frames, three attractors on slow Lissajous paths, as
+/// (x, y, 0, 0) in position units (256 per cell).
+std::vector<int32_t> attractorTable(const Config& config);
+
+/// Live particles before the first frame: three quarters of them (at least 1).
+uint32_t initialAlive(const Config& config);
+
+/// tick.comp on the CPU: frame `frame`'s survivors of `alive`, and the live count after its spawns.
+struct Tick {
+    uint32_t survivors, alive;
+};
+Tick tick(const TickConstants& constants, uint32_t frame, uint32_t alive);
+
+/// A particle spawned in frame `frame` (advect.comp): at a hashed position, at rest.
+void spawnState(const Config& config, uint32_t particle, uint32_t frame, int32_t state[4]);
 
 /// Each particle's starting (x, y, vx, vy), 24.8 fixed point: 4 int32 per particle.
 std::vector<int32_t> initialState(const Config& config);

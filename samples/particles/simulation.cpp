@@ -3,6 +3,8 @@
 
 #include "ripple_particles_kernels.hpp"
 
+#include <algorithm>
+
 namespace particles {
 namespace {
 
@@ -24,6 +26,10 @@ ripple::Result<Simulation> Simulation::create(ripple::Device& device, const Conf
     s.device_ = &device;
     s.config_ = config;
     const bool rt = form == KernelForm::HlslRoundTrip;
+    auto tick = device.compile(
+        ripple::KernelDesc{rt ? &particles_kernels::hlsl_round_trip::tick : &particles_kernels::tick});
+    if (!tick) return tick.status();
+    s.tick_ = std::move(tick.value());
     auto advect = device.compile(
         ripple::KernelDesc{rt ? &particles_kernels::hlsl_round_trip::advect : &particles_kernels::advect});
     if (!advect) return advect.status();
@@ -42,6 +48,8 @@ ripple::Result<Simulation> Simulation::create(ripple::Device& device, const Conf
     splat.Axis = 0;
     splat.Reduction = ripple::ScatterReduction::Add;
     splat.Deterministic = config.deterministic;
+    const ripple::TensorDesc liveCount = {ripple::DataType::UInt32, {1}, {}}; // tick.comp's alive[0]
+    splat.CountTensor = liveCount;                                            // only the live particles
     auto splatOp = device.compile(splat);
     if (!splatOp) return splatOp.status();
     s.splat_ = std::move(splatOp.value());
@@ -54,6 +62,17 @@ ripple::Result<Simulation> Simulation::create(ripple::Device& device, const Conf
     auto topkOp = device.compile(topk);
     if (!topkOp) return topkOp.status();
     s.topk_ = std::move(topkOp.value());
+    const uint32_t fastK = std::min(config.k, config.count);
+    ripple::TopKDesc fastest; // the fastest live particles, fastest first
+    fastest.InputTensor = {ripple::DataType::Int32, {1, config.count}, {}};
+    fastest.OutputValueTensor = {ripple::DataType::Int32, {1, fastK}, {}};
+    fastest.OutputIndexTensor = {ripple::DataType::UInt32, {1, fastK}, {}};
+    fastest.Axis = 1;
+    fastest.K = fastK;
+    fastest.CountTensor = liveCount;
+    auto fastestOp = device.compile(fastest);
+    if (!fastestOp) return fastestOp.status();
+    s.fastest_ = std::move(fastestOp.value());
 
     struct Made {
         ripple::Buffer* buffer;
@@ -65,7 +84,13 @@ ripple::Result<Simulation> Simulation::create(ripple::Device& device, const Conf
                 {&s.grid_, cells * 4, "particles.grid"},
                 {&s.topValues_, uint64_t(config.k) * 4, "particles.topValues"},
                 {&s.topIndices_, uint64_t(config.k) * 4, "particles.topIndices"},
-                {&s.image_, cells * 4, "particles.image"}};
+                {&s.image_, cells * 4, "particles.image"},
+                {&s.alive_, 4, "particles.alive"},
+                {&s.frame_, 20, "particles.frame"},
+                {&s.attractors_, uint64_t(kAttractorPeriod) * 3 * 16, "particles.attractors"},
+                {&s.speeds_, uint64_t(config.count) * 4, "particles.speeds"},
+                {&s.fastValues_, uint64_t(fastK) * 4, "particles.fastValues"},
+                {&s.fastIndices_, uint64_t(fastK) * 4, "particles.fastIndices"}};
     for (const Made& m : made) {
         auto b = device.createBuffer(m.bytes);
         if (!b) return b.status();
@@ -76,16 +101,30 @@ ripple::Result<Simulation> Simulation::create(ripple::Device& device, const Conf
     const std::vector<uint32_t> mass = masses(config);
     if (ripple::Status st = device.upload(s.state_, 0, state.data(), state.size() * 4); !st) return st;
     if (ripple::Status st = device.upload(s.masses_, 0, mass.data(), mass.size() * 4); !st) return st;
+    const std::vector<int32_t> table = attractorTable(config);
+    if (ripple::Status st = device.upload(s.attractors_, 0, table.data(), table.size() * 4); !st) return st;
+    const uint32_t alive = initialAlive(config),
+                   frame[5] = {0xFFFFFFFFu, 0, 0, 0, 0}; // tick makes it frame 0
+    if (ripple::Status st = device.upload(s.alive_, 0, &alive, 4); !st) return st;
+    if (ripple::Status st = device.upload(s.frame_, 0, frame, sizeof frame); !st) return st;
     return s;
 }
 
-ripple::Status Simulation::record(ripple::CommandRecorder& r, uint32_t frame) {
+ripple::Status Simulation::record(ripple::CommandRecorder& r) {
     if (!device_) return invalid("the Simulation is empty");
     const Config& c = config_;
-    const AdvectConstants advectPush = advectConstants(c, frame);
+    const TickConstants tickPush = tickConstants(c);
+    ripple::KernelDispatch tick;
+    tick.Bindings = {{&alive_, 0, 0}, {&frame_, 0, 0}};
+    tick.PushConstants = &tickPush;
+    tick.PushConstantBytes = sizeof tickPush;
+    tick.Label = "tick";
+    const AdvectConstants advectPush = advectConstants(c);
     ripple::KernelDispatch advect;
-    advect.GroupCount[0] = (c.count + 255) / 256;
-    advect.Bindings = {{&state_, 0, 0}, {&cells_, 0, 0}};
+    advect.IndirectBuffer = &frame_; // tick.comp's group count for the live particles
+    advect.IndirectOffset = 8;
+    advect.Bindings = {{&state_, 0, 0}, {&cells_, 0, 0},      {&alive_, 0, 0},
+                       {&frame_, 0, 0}, {&attractors_, 0, 0}, {&speeds_, 0, 0}};
     advect.PushConstants = &advectPush;
     advect.PushConstantBytes = sizeof advectPush;
     advect.Label = "advect";
@@ -97,12 +136,17 @@ ripple::Status Simulation::record(ripple::CommandRecorder& r, uint32_t frame) {
     shade.PushConstants = &shadePush;
     shade.PushConstantBytes = sizeof shadePush;
     shade.Label = "shade";
-    // The recorder orders these by the bytes each reads and writes: the fill and the advect share the
-    // first level, the splat follows both, then the TopK, then the shade.
-    ripple::Status s = r.fillBuffer(grid_, 0, grid_.size(), 0);
+    // The recorder orders these by the bytes each reads and writes: the tick and the fill share the first
+    // level, the advect follows the tick, the splat both, then the TopKs, then the shade.
+    ripple::Status s = r.record(tick_, tick);
+    if (s) s = r.fillBuffer(grid_, 0, grid_.size(), 0);
     if (s) s = r.record(advect_, advect);
-    if (s) s = r.record(splat_, {{&grid_, 0}, {&cells_, 0}, {&masses_, 0}, {&grid_, 0}}, "splat");
+    if (s)
+        s = r.record(splat_, {{&grid_, 0}, {&cells_, 0}, {&masses_, 0}, {&grid_, 0}, {&alive_, 0}}, "splat");
     if (s) s = r.record(topk_, {{&grid_, 0}, {&topValues_, 0}, {&topIndices_, 0}}, "topk");
+    if (s)
+        s = r.record(fastest_, {{&speeds_, 0}, {&fastValues_, 0}, {&fastIndices_, 0}, {&alive_, 0}},
+                     "fastest");
     if (s) s = r.record(shade_, shade);
     return s;
 }
@@ -119,6 +163,19 @@ ripple::Status Simulation::top(std::vector<uint32_t>& values, std::vector<uint32
     indices.resize(config_.k);
     ripple::Status s = device_->download(topValues_, 0, values.data(), topValues_.size());
     return s ? device_->download(topIndices_, 0, indices.data(), topIndices_.size()) : s;
+}
+
+ripple::Status Simulation::alive(uint32_t& count) const {
+    if (!device_) return invalid("the Simulation is empty");
+    return device_->download(alive_, 0, &count, 4);
+}
+
+ripple::Status Simulation::fastest(std::vector<int32_t>& speeds, std::vector<uint32_t>& particles) const {
+    if (!device_) return invalid("the Simulation is empty");
+    speeds.resize(fastValues_.size() / 4);
+    particles.resize(fastIndices_.size() / 4);
+    ripple::Status s = device_->download(fastValues_, 0, speeds.data(), fastValues_.size());
+    return s ? device_->download(fastIndices_, 0, particles.data(), fastIndices_.size()) : s;
 }
 
 ripple::Status Simulation::image(std::vector<uint32_t>& rgba) const {

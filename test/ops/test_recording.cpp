@@ -398,3 +398,39 @@ TEST_CASE("A submission waits on and signals the engine's binary and timeline se
     INFO("validation layer messages (see stderr)");
     CHECK(dev.validationMessageCount() == 0);
 }
+
+TEST_CASE("interop::vulkanHandles gives the objects a Device runs on, and refuses an empty or D3D12 one",
+          "[recording][gpu][vulkan_sync]") {
+    Device empty;
+    CHECK(interop::vulkanHandles(empty).status().code() == StatusCode::InvalidArgument);
+    Device& dev = rt::device();
+    auto h = interop::vulkanHandles(dev);
+    if (dev.adapter().backend != Backend::Vulkan) {
+        CHECK(h.status().code() == StatusCode::InvalidArgument);
+        return;
+    }
+    REQUIRE(h.ok());
+    auto* vkdev = static_cast<vk::VulkanDevice*>(dev.impl_->backend.get());
+    CHECK(h->device == vkdev->handle());
+    CHECK(h->instance != VK_NULL_HANDLE);
+    CHECK(h->physicalDevice != VK_NULL_HANDLE);
+    REQUIRE(h->getDeviceProcAddr);
+    // Its functions are the device's: a semaphore made through them works with interop::submit.
+    auto create =
+        reinterpret_cast<PFN_vkCreateSemaphore>(h->getDeviceProcAddr(h->device, "vkCreateSemaphore"));
+    auto destroy =
+        reinterpret_cast<PFN_vkDestroySemaphore>(h->getDeviceProcAddr(h->device, "vkDestroySemaphore"));
+    REQUIRE(create);
+    REQUIRE(destroy);
+    VkSemaphoreCreateInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+    VkSemaphore semaphore = VK_NULL_HANDLE;
+    REQUIRE(create(h->device, &info, nullptr, &semaphore) == VK_SUCCESS);
+    auto rec = dev.createRecorder();
+    REQUIRE(rec.ok());
+    interop::VulkanSubmitSync sync;
+    sync.signals.push_back({semaphore, 0});
+    auto ticket = interop::submit(dev, rec.value(), sync);
+    CHECK(ticket.ok());
+    if (ticket) CHECK(dev.wait(ticket.value()).ok());
+    destroy(h->device, semaphore, nullptr); // its signal completed with the ticket
+}

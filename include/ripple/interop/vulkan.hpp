@@ -73,6 +73,22 @@ RIPPLE_API Result<Buffer> wrapVulkanBuffer(Device& device, VkBuffer buffer, VkDe
 /// @return the recorder; InvalidArgument for an empty or non-Vulkan device or a null command buffer.
 RIPPLE_API Result<CommandRecorder> recordInto(Device& device, VkCommandBuffer commandBuffer);
 
+/// The Vulkan objects a Device runs on (ripple's own, or the engine's it adopted), to create what the engine
+/// shares with it: semaphores for submit() below, buffers for wrapVulkanBuffer. ripple owns its own
+/// objects: never destroy them, and submit nothing to its queue (ripple does not lock it for you).
+struct VulkanDeviceHandles {
+    VkInstance instance = VK_NULL_HANDLE;             ///< the instance
+    VkPhysicalDevice physicalDevice = VK_NULL_HANDLE; ///< the physical device
+    VkDevice device = VK_NULL_HANDLE;                 ///< the device
+    uint32_t queueFamilyIndex = 0;                    ///< the family of the queue ripple submits to
+    /// Loads the device's functions (vkCreateSemaphore, ...) without linking a Vulkan loader.
+    PFN_vkGetDeviceProcAddr getDeviceProcAddr = nullptr;
+};
+
+/// The objects `device` runs on. Thread safety: any thread; valid while the Device lives.
+/// @return them; InvalidArgument for an empty or non-Vulkan device.
+RIPPLE_API Result<VulkanDeviceHandles> vulkanHandles(Device& device);
+
 /// One of the engine's semaphores that a submission waits on before its commands run.
 struct VulkanSemaphoreWait {
     VkSemaphore semaphore = VK_NULL_HANDLE; ///< binary or timeline, of the adopted device
