@@ -40,6 +40,7 @@ for arg in "$@"; do
             -DCMAKE_SHARED_LINKER_FLAGS="-static-libstdc++ -static-libgcc" >/dev/null
         cmake --build "$build" --target ripple-bench ripple-bench-module ripple-profile ripple-ops-tests \
             ripple-kernel-stats
+        cmake --build "$build" --target ripple-particles  # the frame loop's figures (issue 43)
         if grep -q ripple-dispatch-floor "$src/bench/CMakeLists.txt"; then
             cmake --build "$build" --target ripple-dispatch-floor
         fi
@@ -56,9 +57,12 @@ for arg in "$@"; do
     if [ -f "$stats" ]; then cp "$stats" "$stage/$name/"; fi
     floor=$build/bench/ripple-dispatch-floor  # the dispatch floor probe, where the build has it
     if [ -f "$floor" ]; then cp "$floor" "$stage/$name/"; fi
+    particles=$build/samples/particles/ripple-particles
+    if [ -f "$particles" ]; then cp "$particles" "$stage/$name/"; fi
     if [ -n "$commit" ] && [ "$rev" != built ]; then git worktree remove --force "$src"; fi
 done
 cp /usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so "$stage/"
+cp /usr/lib/x86_64-linux-gnu/libpng16.so.16 "$stage/"  # ripple-particles' (LD_LIBRARY_PATH=.gpu)
 layer=libVkLayer_khronos_validation.so json=VkLayer_khronos_validation.json
 sed "s|\"library_path\": \"$layer\"|\"library_path\": \"./$layer\"|" \
     "/usr/share/vulkan/explicit_layer.d/$json" >"$stage/$json"

@@ -131,7 +131,7 @@ struct RenderStandIn {
             return ripple::Status(ripple::StatusCode::Internal, "vkCreateSemaphore failed");
         return {};
     }
-    // Frame `frame` presented: frame + 1 may start (it waits for value frame + 2).
+    // Frame `frame` presented: frame + 1 may start (it waits for value frame + 2; frame 0 for the initial 1).
     void present(uint32_t frame) {
         VkSemaphoreSignalInfo info{};
         info.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO;
@@ -237,7 +237,9 @@ int main(int argc, char** argv) {
             sync.waits.push_back(
                 {render.semaphore, uint64_t(frame) + 1, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT});
             ticket = ripple::interop::submit(device.value(), recording.value(), sync);
-            if (ticket) render.present(frame); // the host stands in for the engine's graphics queue
+            // The host stands in for the engine's graphics queue: frame f - 1 is presented only now, so
+            // the GPU holds frame f's work until this signal.
+            if (ticket && frame > 0) render.present(frame - 1);
         } else {
             ticket = device->submit(recording.value());
         }
