@@ -64,6 +64,13 @@ struct ExternalSync {
     };
     std::vector<Wait> waits;
     std::vector<Signal> signals;
+    // Vulkan: queue-family ownership of buffers shared with a queue of another family, acquired before the
+    // commands and released after them (whole buffers, [0, size)).
+    struct Transfer {
+        BackendBuffer* buffer = nullptr;
+        uint32_t family = 0;
+    };
+    std::vector<Transfer> acquires, releases;
 };
 
 // Where a test may make the back-end fail (fault injection).

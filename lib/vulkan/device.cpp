@@ -75,8 +75,10 @@ VulkanDevice::~VulkanDevice() {
     else if (!inFlight_.empty())
         (void)wait(inFlight_.back().ticket, UINT64_MAX); // an engine's device: only ours
     std::lock_guard<std::mutex> lock(mutex_);
-    for (auto& f : inFlight_)
+    for (auto& f : inFlight_) {
         if (!f.kept) freeSlots_.push_back(f.slot); // recordings go with their owners, before the device
+        for (CommandSlot& t : f.transfers) freeSlots_.push_back(t);
+    }
     inFlight_.clear();                             // and their fences
     for (CommandSlot& slot : freeSlots_) {
         for (VkDescriptorPool p : slot.descriptorPools) t_.vkDestroyDescriptorPool(device_, p, nullptr);
@@ -384,12 +386,28 @@ Result<uint64_t> VulkanDevice::submitSlot(CommandSlot& slot, bool kept, const de
     timeline.pWaitSemaphoreValues = waitValues.data();
     timeline.signalSemaphoreValueCount = static_cast<uint32_t>(signalValues.size());
     timeline.pSignalSemaphoreValues = signalValues.data();
+    // Queue-family ownership transfers: acquired before the commands, released after them.
+    std::vector<CommandSlot> transfers;
+    std::vector<VkCommandBuffer> buffers;
+    for (bool acquire : {true, false}) {
+        if (!acquire) buffers.push_back(slot.cmd);
+        const auto* list = !sync ? nullptr : acquire ? &sync->acquires : &sync->releases;
+        if (!list || list->empty()) continue;
+        auto made = ownershipCommands(*list, acquire);
+        if (!made) {
+            for (CommandSlot& t : transfers) recycleLocked(t);
+            if (!kept) recycleLocked(slot);
+            return made.status();
+        }
+        transfers.push_back(made.value());
+        buffers.push_back(made.value().cmd);
+    }
     VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO, fenceTickets_ ? nullptr : &timeline};
     submit.waitSemaphoreCount = static_cast<uint32_t>(waits.size());
     submit.pWaitSemaphores = waits.data();
     submit.pWaitDstStageMask = stages.data();
-    submit.commandBufferCount = 1;
-    submit.pCommandBuffers = &slot.cmd;
+    submit.commandBufferCount = static_cast<uint32_t>(buffers.size());
+    submit.pCommandBuffers = buffers.data();
     submit.signalSemaphoreCount = static_cast<uint32_t>(signals.size());
     submit.pSignalSemaphores = signals.data();
     std::shared_ptr<Fence> fence;
@@ -405,12 +423,52 @@ Result<uint64_t> VulkanDevice::submitSlot(CommandSlot& slot, bool kept, const de
         if (unlockQueue_) unlockQueue_();
     }
     if (Status s = check(submitted, "vkQueueSubmit"); !s) {
+        for (CommandSlot& t : transfers) recycleLocked(t);
         if (!kept) recycleLocked(slot);
         return lost(s);
     }
     ++nextTicket_;
-    inFlight_.push_back({ticket, slot, kept, std::move(fence)});
+    inFlight_.push_back({ticket, slot, kept, std::move(fence), std::move(transfers)});
     return ticket;
+}
+
+Result<CommandSlot>
+VulkanDevice::ownershipCommands(const std::vector<detail::ExternalSync::Transfer>& transfers, bool acquire) {
+    CommandSlot slot;
+    if (!freeSlots_.empty()) {
+        slot = freeSlots_.back();
+        freeSlots_.pop_back();
+    } else if (Status s = makeCommandBuffer(slot, VK_COMMAND_POOL_CREATE_TRANSIENT_BIT); !s) {
+        return s;
+    }
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    t_.vkBeginCommandBuffer(slot.cmd, &begin);
+    std::vector<VkBufferMemoryBarrier> barriers;
+    for (const auto& t : transfers) {
+        VkBufferMemoryBarrier b{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+        // Acquire: the engine's release made its writes available; ours become visible here. Release: our
+        // writes are made available to the engine's acquire.
+        const VkAccessFlags ours = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                                   VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+        b.srcAccessMask = acquire ? 0 : VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+        b.dstAccessMask = acquire ? ours : 0;
+        b.srcQueueFamilyIndex = acquire ? t.family : queueFamily_;
+        b.dstQueueFamilyIndex = acquire ? queueFamily_ : t.family;
+        b.buffer = static_cast<VulkanBuffer*>(t.buffer)->buffer;
+        b.offset = 0;
+        b.size = t.buffer->size;
+        barriers.push_back(b);
+    }
+    const VkPipelineStageFlags work = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+    t_.vkCmdPipelineBarrier(slot.cmd, acquire ? VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT : work,
+                            acquire ? work : VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr,
+                            static_cast<uint32_t>(barriers.size()), barriers.data(), 0, nullptr);
+    if (Status s = check(t_.vkEndCommandBuffer(slot.cmd), "vkEndCommandBuffer"); !s) {
+        recycleLocked(slot);
+        return s;
+    }
+    return slot;
 }
 
 namespace {
@@ -483,6 +541,7 @@ Status VulkanDevice::retire() {
         CommandSlot slot = inFlight_.front().slot;
         const uint64_t ticket = inFlight_.front().ticket;
         const bool kept = inFlight_.front().kept;
+        for (CommandSlot& t : inFlight_.front().transfers) recycleLocked(t);
         inFlight_.pop_front();
         if (slot.queries) { // read before a recording's next submission resets them
             std::vector<uint64_t> ticks(slot.querySlots);

@@ -172,8 +172,13 @@ class VulkanDevice : public detail::BackendDevice {
         uint64_t ticket;
         CommandSlot slot;
         bool kept;
-        std::shared_ptr<Fence> fence; // fence tickets only
+        std::shared_ptr<Fence> fence;         // fence tickets only
+        std::vector<CommandSlot> transfers{}; // ownership barriers around `slot` (ExternalSync::Transfer)
     };
+    // A one-time command buffer of queue-family ownership barriers (acquire: from each transfer's family to
+    // ours; else release: ours to theirs); caller holds mutex_.
+    Result<CommandSlot> ownershipCommands(const std::vector<detail::ExternalSync::Transfer>& transfers,
+                                          bool acquire);
     // The newest completed ticket (timeline value or newest signalled fence); caller holds mutex_.
     Result<uint64_t> completedTicket();
     // Fence tickets: waits for `ticket` (fence_tickets.cpp); wait() for timeline ones.

@@ -3,6 +3,7 @@
 // recording into its command buffers.
 #include "ripple/interop/vulkan.hpp"
 #include "runtime/cache_blob.hpp"
+#include "runtime/objects.hpp"
 #include "runtime/recorder_impl.hpp"
 #include "vulkan/device.hpp"
 
@@ -105,6 +106,25 @@ Result<detail::ExternalSync> externalSync(Device& device, const VulkanSubmitSync
         const VulkanSemaphoreSignal& sg = sync.signals[i];
         if (Status s = check("signals", i, sg.semaphore, sg.value); !s) return s;
         out.signals.push_back({handle(sg.semaphore), sg.value});
+    }
+    uint32_t families = 0;
+    vkdev->instanceFunctions().vkGetPhysicalDeviceQueueFamilyProperties(vkdev->physical(), &families,
+                                                                        nullptr);
+    for (const auto* list : {&sync.acquires, &sync.releases}) {
+        const std::string name = list == &sync.acquires ? "acquires" : "releases";
+        for (size_t i = 0; i < list->size(); ++i) {
+            const VulkanOwnershipTransfer& t = (*list)[i];
+            const std::string entry = "submit: sync." + name + "[" + std::to_string(i) + "]";
+            if (!t.buffer || !t.buffer->valid() || t.buffer->impl_->device.get() != device.impl_.get())
+                return Status(StatusCode::InvalidArgument, entry + ".buffer is empty or of another Device");
+            if (t.family >= families)
+                return Status(StatusCode::InvalidArgument,
+                              entry + ".family (" + std::to_string(t.family) + ") is not one of the " +
+                                  std::to_string(families) + " queue families of the physical device");
+            if (t.family == vkdev->queueFamily()) continue; // the same family: no transfer
+            (list == &sync.acquires ? out.acquires : out.releases)
+                .push_back({t.buffer->impl_->buffer.get(), t.family});
+        }
     }
     return out;
 }

@@ -78,6 +78,141 @@ template <class T> void expect(const char* what, const EngineBuffer& b, const st
     failures += !same;
 }
 
+// One command buffer of the engine's on `pool`, begun; vkEndCommandBuffer and submit are the caller's.
+bool beginCommands(VkDevice device, VkCommandPool pool, VkCommandBuffer& cmd) {
+    VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    cai.commandPool = pool;
+    cai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    cai.commandBufferCount = 1;
+    if (vkAllocateCommandBuffers(device, &cai, &cmd) != VK_SUCCESS) return false;
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    return vkBeginCommandBuffer(cmd, &begin) == VK_SUCCESS;
+}
+
+// A buffer barrier: a plain one when the families are the same, else one half of an ownership transfer.
+VkBufferMemoryBarrier bufferBarrier(const EngineBuffer& b, VkAccessFlags src, VkAccessFlags dst,
+                                    uint32_t from, uint32_t to) {
+    VkBufferMemoryBarrier m{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+    m.srcAccessMask = src;
+    m.dstAccessMask = dst;
+    m.srcQueueFamilyIndex = from == to ? VK_QUEUE_FAMILY_IGNORED : from;
+    m.dstQueueFamilyIndex = from == to ? VK_QUEUE_FAMILY_IGNORED : to;
+    m.buffer = b.buffer;
+    m.offset = 0;
+    m.size = b.size;
+    return m;
+}
+
+// The engine's graphics queue produces a TopK input, ripple's TopK runs on its own (compute) queue, and the
+// graphics queue consumes the result: one timeline semaphore orders the three submissions, with no CPU
+// wait between them. Buffers are VK_SHARING_MODE_EXCLUSIVE: where the two queues are of different
+// families, each buffer's ownership is released by one queue and acquired by the other (ripple's halves
+// through VulkanSubmitSync::acquires and ::releases).
+int twoQueues(VkPhysicalDevice pd, VkDevice device, VkQueue graphics, uint32_t graphicsFamily,
+              uint32_t rippleFamily, ripple::Device& rdev, const ripple::Operator& topk) {
+    auto createSemaphore =
+        reinterpret_cast<PFN_vkCreateSemaphore>(vkGetDeviceProcAddr(device, "vkCreateSemaphore"));
+    VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+    type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+    VkSemaphoreCreateInfo sci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, &type};
+    VkSemaphore timeline;
+    VK(createSemaphore(device, &sci, nullptr, &timeline));
+    EngineBuffer in, vals, idx, readVals, readIdx;
+    for (auto [b, size] : {std::pair{&in, 48}, {&vals, 24}, {&idx, 24}, {&readVals, 24}, {&readIdx, 24}})
+        if (!makeBuffer(pd, device, size, *b)) return std::fprintf(stderr, "engine: buffer failed\n"), 1;
+    std::vector<ripple::Buffer> wrapped;
+    for (EngineBuffer* b : {&in, &vals, &idx})
+        wrapped.push_back(std::move(ripple::interop::wrapVulkanBuffer(rdev, b->buffer, b->size).value()));
+    VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    pci.queueFamilyIndex = graphicsFamily;
+    VkCommandPool pool;
+    VK(vkCreateCommandPool(device, &pci, nullptr, &pool));
+    const uint32_t g = graphicsFamily, r = rippleFamily;
+
+    // 1. The graphics queue writes the input (DirectML's TopK example, another row order), releases it.
+    VkCommandBuffer produce, consume;
+    if (!beginCommands(device, pool, produce)) return std::fprintf(stderr, "engine: command buffer\n"), 1;
+    const float xv[] = {4, 5, 6, 7, 0, 1, 10, 11, 3, 2, 9, 8};
+    vkCmdUpdateBuffer(produce, in.buffer, 0, sizeof xv, xv);
+    VkBufferMemoryBarrier release = bufferBarrier(in, VK_ACCESS_TRANSFER_WRITE_BIT, 0, g, r);
+    vkCmdPipelineBarrier(produce, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0,
+                         nullptr, 1, &release, 0, nullptr);
+    VK(vkEndCommandBuffer(produce));
+    const uint64_t produced = 1, computed = 2;
+    VkTimelineSemaphoreSubmitInfo tsi{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+    tsi.signalSemaphoreValueCount = 1;
+    tsi.pSignalSemaphoreValues = &produced;
+    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO, &tsi};
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &produce;
+    submit.signalSemaphoreCount = 1;
+    submit.pSignalSemaphores = &timeline;
+    VK(vkQueueSubmit(graphics, 1, &submit, VK_NULL_HANDLE));
+
+    // 2. ripple, on its queue: waits for the input, acquires it, runs the TopK, releases the outputs.
+    auto rec = rdev.createRecorder();
+    if (!rec || !rec->record(topk, {{&wrapped[0], 0}, {&wrapped[1], 0}, {&wrapped[2], 0}}, "topk"))
+        return std::fprintf(stderr, "engine: record failed\n"), 1;
+    ripple::interop::VulkanSubmitSync sync;
+    sync.waits.push_back(
+        {timeline, produced, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT});
+    sync.signals.push_back({timeline, computed});
+    sync.acquires.push_back({&wrapped[0], g});
+    sync.releases = {{&wrapped[1], g}, {&wrapped[2], g}};
+    auto ticket = ripple::interop::submit(rdev, rec.value(), sync);
+    if (!ticket) return std::fprintf(stderr, "engine: %s\n", ticket.status().message().c_str()), 1;
+
+    // 3. The graphics queue waits for ripple, acquires the outputs and copies them for the host.
+    if (!beginCommands(device, pool, consume)) return std::fprintf(stderr, "engine: command buffer\n"), 1;
+    VkBufferMemoryBarrier acquire[] = {bufferBarrier(vals, 0, VK_ACCESS_TRANSFER_READ_BIT, r, g),
+                                       bufferBarrier(idx, 0, VK_ACCESS_TRANSFER_READ_BIT, r, g)};
+    if (g == r) // one family: plain barriers after ripple's compute writes
+        for (auto& a : acquire) a.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    vkCmdPipelineBarrier(consume, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 2, acquire, 0, nullptr);
+    const VkBufferCopy whole{0, 0, 24};
+    vkCmdCopyBuffer(consume, vals.buffer, readVals.buffer, 1, &whole);
+    vkCmdCopyBuffer(consume, idx.buffer, readIdx.buffer, 1, &whole);
+    VkBufferMemoryBarrier host[] = {
+        bufferBarrier(readVals, VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT, g, g),
+        bufferBarrier(readIdx, VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT, g, g)};
+    vkCmdPipelineBarrier(consume, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0, nullptr,
+                         2, host, 0, nullptr);
+    VK(vkEndCommandBuffer(consume));
+    const VkPipelineStageFlags waitStage = VK_PIPELINE_STAGE_TRANSFER_BIT;
+    VkTimelineSemaphoreSubmitInfo tsi2{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+    tsi2.waitSemaphoreValueCount = 1;
+    tsi2.pWaitSemaphoreValues = &computed;
+    VkSubmitInfo submit2{VK_STRUCTURE_TYPE_SUBMIT_INFO, &tsi2};
+    submit2.waitSemaphoreCount = 1;
+    submit2.pWaitSemaphores = &timeline;
+    submit2.pWaitDstStageMask = &waitStage;
+    submit2.commandBufferCount = 1;
+    submit2.pCommandBuffers = &consume;
+    VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VkFence fence;
+    VK(vkCreateFence(device, &fci, nullptr, &fence));
+    VK(vkQueueSubmit(graphics, 1, &submit2, fence));
+    VK(vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX));
+    if (ripple::Status s = rdev.wait(ticket.value()); !s)
+        std::fprintf(stderr, "engine: %s\n", s.message().c_str()), ++failures;
+    std::printf("graphics queue (family %u) and ripple's queue (family %u%s): ", g, r,
+                g == r ? ", one family: no ownership transfer" : ", ownership transferred both ways");
+    expect("TopK through the graphics queue, values", readVals, std::vector<float>{7, 6, 11, 10, 9, 8});
+    expect("TopK through the graphics queue, indices", readIdx, std::vector<uint32_t>{3, 2, 3, 2, 2, 3});
+
+    vkDestroyFence(device, fence, nullptr);
+    vkDestroyCommandPool(device, pool, nullptr);
+    wrapped.clear();
+    for (EngineBuffer* b : {&in, &vals, &idx, &readVals, &readIdx}) {
+        vkDestroyBuffer(device, b->buffer, nullptr);
+        vkFreeMemory(device, b->memory, nullptr);
+    }
+    vkDestroySemaphore(device, timeline, nullptr);
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -134,24 +269,39 @@ int main(int argc, char** argv) {
     vkGetPhysicalDeviceQueueFamilyProperties(pd, &familyCount, nullptr);
     std::vector<VkQueueFamilyProperties> families(familyCount);
     vkGetPhysicalDeviceQueueFamilyProperties(pd, &familyCount, families.data());
-    uint32_t family = 0;
-    while (family < familyCount && !(families[family].queueFlags & VK_QUEUE_COMPUTE_BIT)) ++family;
+    // The engine's graphics queue, and ripple's: an async compute family where the device has one (as
+    // engines run compute beside rendering), else a second queue of the graphics family, else the same queue.
+    uint32_t graphicsFamily = 0;
+    while (graphicsFamily < familyCount && !(families[graphicsFamily].queueFlags & VK_QUEUE_GRAPHICS_BIT))
+        ++graphicsFamily;
+    if (graphicsFamily == familyCount) graphicsFamily = 0;
+    uint32_t family = 0; // ripple's
+    while (family < familyCount && (!(families[family].queueFlags & VK_QUEUE_COMPUTE_BIT) ||
+                                    (families[family].queueFlags & VK_QUEUE_GRAPHICS_BIT)))
+        ++family;
+    if (family == familyCount) family = graphicsFamily;
+    const bool twoInOne = family == graphicsFamily && families[family].queueCount >= 2;
     // The engine enables what it wants: here timeline semaphores (unless --no-timeline) and nothing else, so
     // ripple has to use its portable kernels.
     VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
     v12.timelineSemaphore = timeline ? VK_TRUE : VK_FALSE;
-    float priority = 1;
-    VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-    qci.queueFamilyIndex = family;
-    qci.queueCount = 1;
-    qci.pQueuePriorities = &priority;
+    const float priorities[] = {1, 1};
+    VkDeviceQueueCreateInfo qci[2] = {{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO},
+                                      {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO}};
+    qci[0].queueFamilyIndex = graphicsFamily;
+    qci[0].queueCount = twoInOne ? 2 : 1;
+    qci[0].pQueuePriorities = priorities;
+    qci[1].queueFamilyIndex = family;
+    qci[1].queueCount = 1;
+    qci[1].pQueuePriorities = priorities;
     VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &v12};
-    dci.queueCreateInfoCount = 1;
-    dci.pQueueCreateInfos = &qci;
+    dci.queueCreateInfoCount = family == graphicsFamily ? 1 : 2;
+    dci.pQueueCreateInfos = qci;
     VkDevice device;
     VK(vkCreateDevice(pd, &dci, nullptr, &device));
-    VkQueue queue;
-    vkGetDeviceQueue(device, family, 0, &queue);
+    VkQueue queue, graphicsQueue; // ripple's, the engine's
+    vkGetDeviceQueue(device, family, twoInOne ? 1 : 0, &queue);
+    vkGetDeviceQueue(device, graphicsFamily, 0, &graphicsQueue);
 
     int status = 0;
     {
@@ -253,6 +403,9 @@ int main(int argc, char** argv) {
                std::vector<float>{111, 110, 109, 108, 107, 106});
         expect("TopK indices", idx, std::vector<uint32_t>{3, 2, 2, 3, 3, 2});
         expect("ScatterND output", out, std::vector<float>{1, 11, 3, 10, 9, 6, 7, 12});
+        if (timeline) // the engine's semaphores need timeline semaphores here
+            status |=
+                twoQueues(pd, device, graphicsQueue, graphicsFamily, family, rdev.value(), topkOp.value());
 
         vkDestroyFence(device, fence, nullptr);
         vkDestroyCommandPool(device, pool, nullptr);

@@ -103,24 +103,42 @@ struct VulkanSemaphoreSignal {
     uint64_t value = 0;                     ///< a timeline semaphore's new value; 0 for a binary one
 };
 
+/// A buffer shared with a queue of another family and created VK_SHARING_MODE_EXCLUSIVE: its queue-family
+/// ownership moves between that family and ripple's queue's (VulkanDeviceHandles::queueFamilyIndex). The
+/// barrier covers [0, Buffer::size()) of the buffer's VkBuffer; the engine's matching barrier on its own
+/// queue must name the same range and families.
+struct VulkanOwnershipTransfer {
+    const Buffer* buffer = nullptr; ///< a Buffer of the device (wrapVulkanBuffer, or ripple's own)
+    uint32_t family = 0;            ///< the engine queue's family
+};
+
 /// What a submission waits on and signals besides ripple's own ticket.
 struct VulkanSubmitSync {
     std::vector<VulkanSemaphoreWait> waits;     ///< waited on before the submission's commands run
     std::vector<VulkanSemaphoreSignal> signals; ///< signalled once they have all completed
+    /// Acquired from their family before the commands (after the waits): the engine released each on its
+    /// queue before signalling a semaphore in `waits`. A family equal to ripple's needs no transfer and
+    /// records nothing.
+    std::vector<VulkanOwnershipTransfer> acquires;
+    /// Released to their family after the commands: the engine acquires each on its queue after waiting
+    /// on a semaphore in `signals`.
+    std::vector<VulkanOwnershipTransfer> releases;
 };
 
 /// Device::submit(CommandRecorder&) in one vkQueueSubmit with the engine's semaphores: the commands start
 /// after `sync.waits` and signal `sync.signals` when done, so ripple's work on its queue (a compute queue:
 /// adoptVulkanDevice) hands its results to the engine's graphics queue without a CPU wait. The ticket works
 /// as Device::submit's. Memory: a semaphore wait orders the engine's earlier work before ripple's; for
-/// buffers shared with a queue of another family, created VK_SHARING_MODE_EXCLUSIVE, the engine must also
-/// transfer their ownership (docs/FRAME_LOOP.md), or create them VK_SHARING_MODE_CONCURRENT.
+/// buffers shared with a queue of another family, created VK_SHARING_MODE_EXCLUSIVE, name them in
+/// `sync.acquires` and `sync.releases` (ripple records its half of each ownership transfer around the
+/// commands; docs/FRAME_LOOP.md), or create them VK_SHARING_MODE_CONCURRENT.
 /// @param device any Vulkan Device (adopted, or ripple's own: then the semaphores must be of its VkDevice)
 /// @param recorder a recorder of `device` (not one from recordInto)
 /// @param sync the semaphores; timeline values need a device with timeline semaphores
 /// @return as Device::submit; InvalidArgument for a non-Vulkan device or a null semaphore or a wait with no
-///         stages (naming the entry); Unsupported for a timeline value on a device without timeline
-///         semaphores.
+///         stages, or a transfer's Buffer empty, of another device, or its family not one of the
+///         physical device's (naming the entry); Unsupported for a timeline value on a device without
+///         timeline semaphores.
 RIPPLE_API Result<Ticket> submit(Device& device, CommandRecorder& recorder, const VulkanSubmitSync& sync);
 /// Device::submit(Recording&) with the engine's semaphores, as the overload above.
 RIPPLE_API Result<Ticket> submit(Device& device, Recording& recording, const VulkanSubmitSync& sync);
