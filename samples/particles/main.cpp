@@ -10,7 +10,9 @@
 //
 //   ripple-particles [--particles N] [--width W] [--height H] [--k K] [--frames F] [--mass int|float]
 //                    [--deterministic] [--png PATH] [--check] [--hlsl-round-trip] [--validation]
-//                    [--backend vulkan|d3d12]
+//                    [--backend vulkan|d3d12] [--in-flight N] [--advect direct|indirect] [--no-fastest]
+// --in-flight N (1 to 4, default 2; 1 with --check): frames submitted before the oldest is waited for, each
+// its own Recording of the same commands, as an engine keeps frames in flight.
 // Exit status: 0 done (and matching), 1 a failure or a mismatch, 2 bad arguments.
 #include "model.hpp"
 #include "png_writer.hpp"
@@ -25,6 +27,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <string>
 
 namespace {
@@ -34,7 +37,7 @@ int usage(const char* why) {
         stderr,
         "ripple-particles: %s\nusage: ripple-particles [--particles N] [--width W] [--height H] [--k K] "
         "[--frames F] [--mass int|float] [--deterministic] [--png PATH] [--check] [--hlsl-round-trip] "
-        "[--validation] [--backend vulkan|d3d12]\n",
+        "[--validation] [--backend vulkan|d3d12] [--in-flight N] [--advect direct|indirect] [--no-fastest]\n",
         why);
     return 2;
 }
@@ -72,7 +75,7 @@ bool matches(const particles::Simulation& sim, const particles::Model& model, ui
         return std::fprintf(stderr, "frame %u: %u live particles, the model's %u\n", frame, alive,
                             model.alive()),
                false;
-    if (fastValues != model.fastValues() || fastIndices != model.fastIndices())
+    if (sim.config().fastest && (fastValues != model.fastValues() || fastIndices != model.fastIndices()))
         return std::fprintf(stderr, "frame %u: the fastest particles differ from the model's\n", frame),
                false;
     for (size_t i = 0; i < grid.size(); ++i) {
@@ -148,7 +151,7 @@ struct RenderStandIn {
 
 int main(int argc, char** argv) {
     particles::Config config;
-    uint32_t frames = 60;
+    uint32_t frames = 60, inFlight = 2;
     std::string png;
     bool check = false;
     ripple::DeviceOptions deviceOptions;
@@ -156,12 +159,13 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         const char* value = i + 1 < argc ? argv[i + 1] : nullptr;
-        uint32_t* target = a == "--particles" ? &config.count
-                           : a == "--width"   ? &config.width
-                           : a == "--height"  ? &config.height
-                           : a == "--k"       ? &config.k
-                           : a == "--frames"  ? &frames
-                                              : nullptr;
+        uint32_t* target = a == "--particles"   ? &config.count
+                           : a == "--width"     ? &config.width
+                           : a == "--height"    ? &config.height
+                           : a == "--k"         ? &config.k
+                           : a == "--frames"    ? &frames
+                           : a == "--in-flight" ? &inFlight
+                                                : nullptr;
         if (target) {
             if (!number(value, *target)) return usage(("bad value for " + a).c_str());
             ++i;
@@ -185,6 +189,12 @@ int main(int argc, char** argv) {
             config.deterministic = true;
         } else if (a == "--check") {
             check = true;
+        } else if (a == "--advect" && value &&
+                   (std::strcmp(value, "direct") == 0 || std::strcmp(value, "indirect") == 0)) {
+            config.indirectAdvect = std::strcmp(value, "indirect") == 0;
+            ++i;
+        } else if (a == "--no-fastest") {
+            config.fastest = false;
         } else if (a == "--validation") { // the Khronos layer, synchronization validation included
             deviceOptions.validation = true;
         } else if (a == "--hlsl-round-trip") {
@@ -194,6 +204,8 @@ int main(int argc, char** argv) {
         }
     }
     if (frames == 0 || frames > 1000000) return usage("--frames must be 1 to 1000000");
+    if (inFlight == 0 || inFlight > 4) return usage("--in-flight must be 1 to 4");
+    if (check) inFlight = 1; // each frame is read back before the next overwrites it
 
     auto device = ripple::Device::create(deviceOptions);
     if (!device) return fail(device.status());
@@ -213,14 +225,19 @@ int main(int argc, char** argv) {
                                                                 : "HLSL round-trip",
                 device->adapter().name.c_str());
 
-    // The frame, recorded once: every submission of the Recording runs the next frame (tick.comp).
-    if (ripple::Status s = sim->record(recorder.value()); !s) return fail(s);
-    const uint32_t barriers = recorder->statistics().barriers;
-    auto recording = device->finishRecording(recorder.value());
-    if (!recording) return fail(recording.status());
+    // The frame, recorded once per frame in flight: every submission runs the next frame (tick.comp).
+    std::vector<ripple::Recording> recordings;
+    uint32_t barriers = 0;
+    for (uint32_t i = 0; i < inFlight; ++i) {
+        if (ripple::Status s = sim->record(recorder.value()); !s) return fail(s);
+        barriers = recorder->statistics().barriers;
+        auto recording = device->finishRecording(recorder.value());
+        if (!recording) return fail(recording.status());
+        recordings.push_back(std::move(recording.value()));
+    }
     RenderStandIn render;
     if (ripple::Status s = render.create(device.value()); !s) return fail(s);
-    std::printf("frame recorded once, %u barriers; %s\n", barriers,
+    std::printf("frame recorded once, %u barriers, %u in flight; %s\n", barriers, inFlight,
                 render.semaphore ? "each submission waits on the render stand-in's timeline semaphore"
                                  : "no timeline semaphore here: submissions wait on nothing");
 
@@ -229,25 +246,36 @@ int main(int argc, char** argv) {
     const char* passes[] = {"tick", "advect", "splat", "topk", "fastest", "shade"};
     constexpr int kPasses = 6;
     std::vector<double> passMicroseconds[kPasses], frameMicroseconds, hostMicroseconds;
-    for (uint32_t frame = 0; frame < frames; ++frame) {
-        const auto start = std::chrono::steady_clock::now(); // the host's frame: submit, wait
-        ripple::Result<ripple::Ticket> ticket = ripple::Status(ripple::StatusCode::Internal, "not submitted");
-        if (render.semaphore) { // frame f runs once the stand-in has presented frame f - 1 (value f + 1)
-            ripple::interop::VulkanSubmitSync sync;
-            sync.waits.push_back(
-                {render.semaphore, uint64_t(frame) + 1, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT});
-            ticket = ripple::interop::submit(device.value(), recording.value(), sync);
-            // The host stands in for the engine's graphics queue: frame f - 1 is presented only now, so
-            // the GPU holds frame f's work until this signal.
-            if (ticket && frame > 0) render.present(frame - 1);
-        } else {
-            ticket = device->submit(recording.value());
+    std::deque<ripple::Ticket> pending; // submitted, not yet waited for, oldest first
+    auto last = std::chrono::steady_clock::now();
+    for (uint32_t frame = 0, done = 0; done < frames;) {
+        if (frame < frames && pending.size() < inFlight) {
+            ripple::Recording& recording = recordings[frame % inFlight];
+            ripple::Result<ripple::Ticket> ticket =
+                ripple::Status(ripple::StatusCode::Internal, "not submitted");
+            if (render.semaphore) { // frame f runs once the stand-in has presented frame f - 1 (value f + 1)
+                ripple::interop::VulkanSubmitSync sync;
+                sync.waits.push_back(
+                    {render.semaphore, uint64_t(frame) + 1, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT});
+                ticket = ripple::interop::submit(device.value(), recording, sync);
+                // The host stands in for the engine's graphics queue: frame f - 1 is presented only now, so
+                // the GPU holds frame f's work until this signal.
+                if (ticket && frame > 0) render.present(frame - 1);
+            } else {
+                ticket = device->submit(recording);
+            }
+            if (!ticket) return fail(ticket.status());
+            pending.push_back(ticket.value());
+            ++frame;
+            continue;
         }
-        if (!ticket) return fail(ticket.status());
-        if (ripple::Status s = device->wait(ticket.value()); !s) return fail(s);
-        const double host =
-            std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
-        auto reports = device->reports(ticket.value());
+        // The oldest frame in flight: wait, then its reports.
+        if (ripple::Status s = device->wait(pending.front()); !s) return fail(s);
+        const auto now = std::chrono::steady_clock::now();
+        const double host = std::chrono::duration<double, std::micro>(now - last).count();
+        last = now;
+        auto reports = device->reports(pending.front());
+        pending.pop_front();
         if (!reports) return fail(reports.status());
         uint64_t begin = UINT64_MAX, end = 0;
         double us[kPasses] = {};
@@ -259,24 +287,25 @@ int main(int argc, char** argv) {
             end = std::max(end, r.gpuEndNanoseconds);
         }
         const double total = end > begin ? (end - begin) / 1000.0 : 0.0;
-        if (frame > 0 || frames == 1) { // the first frame also pays for first use
+        if (done > 0 || frames == 1) { // the first frame also pays for first use
             for (int p = 0; p < kPasses; ++p) passMicroseconds[p].push_back(us[p]);
             frameMicroseconds.push_back(total);
             hostMicroseconds.push_back(host);
         }
-        if (frame < 3 || frame + 1 == frames)
+        if (done < 3 || done + 1 == frames)
             std::printf(
                 "frame %u: tick %.1f us, advect %.1f us, splat %.1f us, topk %.1f us, fastest %.1f us, "
                 "shade %.1f us; frame %.1f us GPU\n",
-                frame, us[0], us[1], us[2], us[3], us[4], us[5], total);
+                done, us[0], us[1], us[2], us[3], us[4], us[5], total);
         if (check) {
-            model.step(frame);
-            if (!matches(sim.value(), model, frame, exact)) return 1;
+            model.step(done);
+            if (!matches(sim.value(), model, done, exact)) return 1;
         }
+        ++done;
     }
     std::printf(
         "median over %zu frames: tick %.1f us, advect %.1f us, splat %.1f us, topk %.1f us, fastest %.1f "
-        "us, shade %.1f us; frame %.1f us GPU, %.1f us host (submit, wait)\n",
+        "us, shade %.1f us; frame %.1f us GPU, %.1f us host (one wait's return to the next)\n",
         frameMicroseconds.size(), median(passMicroseconds[0]), median(passMicroseconds[1]),
         median(passMicroseconds[2]), median(passMicroseconds[3]), median(passMicroseconds[4]),
         median(passMicroseconds[5]), median(frameMicroseconds), median(hostMicroseconds));

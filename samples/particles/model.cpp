@@ -70,7 +70,7 @@ void Model::step(uint32_t frame) {
         speeds[i] = std::abs(s[2]) + std::abs(s[3]);
     }
     // The fastest live particles (TopK with the live count: past it, INT32's least and the position).
-    const uint32_t fastK = std::min(c.k, c.count);
+    const uint32_t fastK = c.fastest ? std::min(c.k, c.count) : 0;
     std::vector<uint32_t> fast(alive_);
     std::iota(fast.begin(), fast.end(), 0u);
     const uint32_t ranked = std::min(fastK, alive_);

@@ -16,6 +16,8 @@ struct Config {
     bool floatMass = false;     ///< FLOAT32 masses and grid (else INT32: exact in any order)
     bool deterministic = false; ///< ScatterElementsDesc::Deterministic for the splat
     uint32_t seed = 1;          ///< the starting state
+    bool indirectAdvect = false; ///< advect dispatched indirectly (tick.comp's group count), else over all
+    bool fastest = true;         ///< the TopK of the fastest live particles (else the frame has none)
 };
 
 /// Frames in the attractor table (advect.comp reads frame f's at f % kAttractorPeriod).

@@ -86,7 +86,7 @@ ripple::Result<Simulation> Simulation::create(ripple::Device& device, const Conf
                 {&s.topIndices_, uint64_t(config.k) * 4, "particles.topIndices"},
                 {&s.image_, cells * 4, "particles.image"},
                 {&s.alive_, 4, "particles.alive"},
-                {&s.frame_, 20, "particles.frame"},
+                {&s.frame_, 24, "particles.frame"},
                 {&s.attractors_, uint64_t(kAttractorPeriod) * 3 * 16, "particles.attractors"},
                 {&s.speeds_, uint64_t(config.count) * 4, "particles.speeds"},
                 {&s.fastValues_, uint64_t(fastK) * 4, "particles.fastValues"},
@@ -103,9 +103,10 @@ ripple::Result<Simulation> Simulation::create(ripple::Device& device, const Conf
     if (ripple::Status st = device.upload(s.masses_, 0, mass.data(), mass.size() * 4); !st) return st;
     const std::vector<int32_t> table = attractorTable(config);
     if (ripple::Status st = device.upload(s.attractors_, 0, table.data(), table.size() * 4); !st) return st;
-    const uint32_t alive = initialAlive(config),
-                   frame[5] = {0xFFFFFFFFu, 0, 0, 0, 0}; // tick makes it frame 0
-    if (ripple::Status st = device.upload(s.alive_, 0, &alive, 4); !st) return st;
+    // Frame 0's step on the host; the GPU steps each later one at the end of the frame before it.
+    const Tick first = particles::tick(tickConstants(config), 0, initialAlive(config));
+    const uint32_t frame[6] = {0, first.survivors, (first.alive + 255) / 256, 1, 1, 0};
+    if (ripple::Status st = device.upload(s.alive_, 0, &first.alive, 4); !st) return st;
     if (ripple::Status st = device.upload(s.frame_, 0, frame, sizeof frame); !st) return st;
     return s;
 }
@@ -121,8 +122,12 @@ ripple::Status Simulation::record(ripple::CommandRecorder& r) {
     tick.Label = "tick";
     const AdvectConstants advectPush = advectConstants(c);
     ripple::KernelDispatch advect;
-    advect.IndirectBuffer = &frame_; // tick.comp's group count for the live particles
-    advect.IndirectOffset = 8;
+    if (c.indirectAdvect) {
+        advect.IndirectBuffer = &frame_; // tick.comp's group count for the live particles
+        advect.IndirectOffset = 8;
+    } else {
+        advect.GroupCount[0] = (c.count + 255) / 256; // every particle's invocation; the dead return at once
+    }
     advect.Bindings = {{&state_, 0, 0}, {&cells_, 0, 0},      {&alive_, 0, 0},
                        {&frame_, 0, 0}, {&attractors_, 0, 0}, {&speeds_, 0, 0}};
     advect.PushConstants = &advectPush;
@@ -136,18 +141,19 @@ ripple::Status Simulation::record(ripple::CommandRecorder& r) {
     shade.PushConstants = &shadePush;
     shade.PushConstantBytes = sizeof shadePush;
     shade.Label = "shade";
-    // The recorder orders these by the bytes each reads and writes: the tick and the fill share the first
-    // level, the advect follows the tick, the splat both, then the TopKs, then the shade.
-    ripple::Status s = r.record(tick_, tick);
-    if (s) s = r.fillBuffer(grid_, 0, grid_.size(), 0);
+    // The recorder orders these by the bytes each reads and writes: the fill, the advect and the splat's
+    // count pass share the first level, the splat follows, then the TopKs, then the shade; the tick (the
+    // next frame's step) follows the last reader of `alive` and runs beside the TopKs.
+    ripple::Status s = r.fillBuffer(grid_, 0, grid_.size(), 0);
     if (s) s = r.record(advect_, advect);
     if (s)
         s = r.record(splat_, {{&grid_, 0}, {&cells_, 0}, {&masses_, 0}, {&grid_, 0}, {&alive_, 0}}, "splat");
     if (s) s = r.record(topk_, {{&grid_, 0}, {&topValues_, 0}, {&topIndices_, 0}}, "topk");
-    if (s)
+    if (s && c.fastest)
         s = r.record(fastest_, {{&speeds_, 0}, {&fastValues_, 0}, {&fastIndices_, 0}, {&alive_, 0}},
                      "fastest");
     if (s) s = r.record(shade_, shade);
+    if (s) s = r.record(tick_, tick);
     return s;
 }
 
@@ -167,7 +173,7 @@ ripple::Status Simulation::top(std::vector<uint32_t>& values, std::vector<uint32
 
 ripple::Status Simulation::alive(uint32_t& count) const {
     if (!device_) return invalid("the Simulation is empty");
-    return device_->download(alive_, 0, &count, 4);
+    return device_->download(frame_, 20, &count, 4); // tick.comp kept it: `alive` is the next frame's now
 }
 
 ripple::Status Simulation::fastest(std::vector<int32_t>& speeds, std::vector<uint32_t>& particles) const {

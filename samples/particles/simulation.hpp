@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The particles sample on the GPU, recorded once and replayed every frame (docs/FRAME_LOOP.md): three user
-// kernels (tick.comp advances the frame and the live count on the GPU, advect.comp dispatched indirectly by
-// that count, shade.comp) and three ripple operators (a ScatterElements ADD that splats the live particles'
-// masses into the density grid and a TopK of the fastest live particles, both with the live count as their
-// CountTensor, and a TopK of the densest cells), ordered by the recorder's automatic barriers.
+// kernels (tick.comp advances the frame and the live count on the GPU, advect.comp moves the live
+// particles, optionally dispatched indirectly by that count, shade.comp) and three ripple operators (a
+// ScatterElements ADD that splats the live particles' masses into the density grid and a TopK of the fastest
+// live particles, both with the live count as their CountTensor, and a TopK of the densest cells), ordered by
+// the recorder's automatic barriers.
 #pragma once
 
 #include "scene.hpp"
@@ -28,8 +29,9 @@ class Simulation {
     static ripple::Result<Simulation> create(ripple::Device& device, const Config& config,
                                              KernelForm form = KernelForm::Spirv);
 
-    /// Records one frame, the same commands every frame: tick, zero the grid, advect, splat, top K,
-    /// fastest, shade (labels "tick", "advect", "splat", "topk", "fastest", "shade" in Device::reports).
+    /// Records one frame, the same commands every frame: zero the grid, advect, splat, top K, fastest,
+    /// shade, then tick, the next frame's step (labels "advect", "splat", "topk", "fastest", "shade",
+    /// "tick" in Device::reports).
     /// Submitted again (as a Recording) it runs the next frame.
     ripple::Status record(ripple::CommandRecorder& recorder);
 
@@ -37,7 +39,7 @@ class Simulation {
     ripple::Status grid(std::vector<uint32_t>& bits) const; ///< width * height element bits
     ripple::Status top(std::vector<uint32_t>& values, std::vector<uint32_t>& indices) const; ///< K each
     ripple::Status image(std::vector<uint32_t>& rgba) const; ///< RGBA8 per cell
-    ripple::Status alive(uint32_t& count) const;             ///< the live particles
+    ripple::Status alive(uint32_t& count) const;             ///< the last frame's live particles
     /// The fastest live particles: min(k, count) speeds and particle numbers (past the live count, TopK's
     /// fill: INT32's least and the position).
     ripple::Status fastest(std::vector<int32_t>& speeds, std::vector<uint32_t>& particles) const;
