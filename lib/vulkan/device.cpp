@@ -357,6 +357,10 @@ Result<uint64_t> VulkanDevice::submitSlot(CommandSlot& slot, bool kept, const de
         return Status(StatusCode::DeviceLost, "the device was lost");
     }
     const uint64_t ticket = nextTicket_;
+    // A recording's queries, read when its last submission retired (it is not in flight:
+    // runtime/recording.cpp).
+    if (kept && slot.queries && hostQueryReset_)
+        t_.vkResetQueryPool(device_, slot.queries, 0, slot.querySlots);
     // The engine's semaphores (interop/vulkan.hpp), beside the device's timeline signalled with the ticket.
     std::vector<VkSemaphore> waits, signals;
     std::vector<VkPipelineStageFlags> stages;
@@ -509,8 +513,9 @@ Result<std::unique_ptr<detail::BackendCommandList>> VulkanDevice::beginRecording
     }
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO}; // no ONE_TIME_SUBMIT
     t_.vkBeginCommandBuffer(slot.cmd, &begin);
-    // In the buffer, so that each submission resets the slots its timestamps write.
-    if (slot.queries) t_.vkCmdResetQueryPool(slot.cmd, slot.queries, 0, slot.querySlots);
+    // Each submission needs the slots reset: on the host before it where the device allows (submitSlot), else
+    // in the buffer, which costs the GPU a reset and a wait at every replay.
+    if (slot.queries && !hostQueryReset_) t_.vkCmdResetQueryPool(slot.cmd, slot.queries, 0, slot.querySlots);
     auto list = std::make_unique<VulkanCommandList>(*this, slot);
     list->barrier(); // after everything submitted earlier on this queue, at each submission
     return std::unique_ptr<detail::BackendCommandList>(std::move(list));
