@@ -9,8 +9,8 @@
 #      consumer (must stay under 6 MB)
 #   4. add_subdirectory consumers, gcc and clang, the same program: nothing of ripple's lands in the
 #      consumer's top build folder or its install
-#   5. a BUILD_SHARED_LIBS=ON build: libripple.so.MAJOR.MINOR exports the public API (ripple::Device::create)
-#      and hides the rest; its samples run (ripple-run on the conformance cases, engine_interop, the README's
+#   5. a BUILD_SHARED_LIBS=ON build: libripple.so.MAJOR.MINOR exports exactly the public API, as
+#      test/data/libripple-exports.txt lists (no internals, no std:: template instantiations); its samples run (ripple-run on the conformance cases, engine_interop, the README's
 #      code), and a consumer links it through find_package and through pkg-config
 #   6. the API reference (ripple_docs): doxygen with zero warnings
 # Needs the packages of tools/quickstart.sh, and installs clang and doxygen (as root or with sudo) when they
@@ -102,7 +102,13 @@ symbols=$(nm -DC --defined-only "$so") # captured first: grep -q would close nm'
 grep -q 'ripple::Device::create' <<<"$symbols" || fail "libripple.so does not export ripple::Device::create"
 internal=$(grep -E ' ripple::(core|kernels|detail|vk|d3d12)::' <<<"$symbols" | head -3 || true)
 [[ -z $internal ]] || fail "libripple.so exports internals: $internal"
-echo "$(basename "$so"): exports $(grep -c ' ripple::' <<<"$symbols") ripple:: symbols, no internal ones"
+# Exactly the public API (lib/ripple.map): no std:: template instantiations, and the checked-in list.
+stray=$(grep -v ' ripple::' <<<"$symbols" | head -3 || true)
+[[ -z $stray ]] || fail "libripple.so exports symbols outside ripple::: $stray"
+if ! diff -u <(grep -v '^#' test/data/libripple-exports.txt) <(cut -d' ' -f3- <<<"$symbols" | LC_ALL=C sort -u); then
+    fail "libripple.so's exports differ from test/data/libripple-exports.txt (+: exported, not listed)"
+fi
+echo "$(basename "$so"): exports $(grep -c ' ripple::' <<<"$symbols") ripple:: symbols, as test/data/libripple-exports.txt lists"
 /usr/bin/python3 test/conformance/run_cases.py "$b/samples/ripple-run/ripple-run" test/data/conformance | tail -1
 [[ $(ldd "$b/samples/ripple-run/ripple-run") == *libripple.so* ]] || fail "ripple-run does not link libripple.so"
 "$b/samples/engine_interop/engine_interop"
@@ -120,4 +126,5 @@ g++ -std=c++17 -fno-exceptions -fno-rtti -Wall -Wextra -Werror test/consumer/mai
 step "6. API reference (doxygen, zero warnings)"
 cmake --build "$work/static" --target ripple_docs
 [[ -f $work/static/docs/html/index.html ]] || fail "no docs/html/index.html"
+! grep -rlq 'impl_' "$work/static/docs/html" || fail "the API reference shows impl_"
 echo "packaging: all checks passed ($work)"

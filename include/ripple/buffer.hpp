@@ -12,6 +12,7 @@ namespace ripple {
 
 /// @cond RIPPLE_INTERNAL
 namespace detail {
+struct ImplAccess;
 struct BufferImpl;
 }
 /// @endcond
@@ -37,8 +38,10 @@ class RIPPLE_API Buffer {
     /// @return false when default-constructed or moved from.
     bool valid() const { return impl_ != nullptr; }
 
+  private:
     /// @cond RIPPLE_INTERNAL
-    std::shared_ptr<detail::BufferImpl> impl_; // internal
+    friend struct detail::ImplAccess; // ripple's own code reaches the state (lib/runtime/access.hpp)
+    std::shared_ptr<detail::BufferImpl> impl_;
     /// @endcond
 };
 

@@ -169,6 +169,7 @@ RIPPLE_API Result<std::vector<AdapterInfo>> enumerateAdapters(Backend backend = 
 
 /// @cond RIPPLE_INTERNAL
 namespace detail {
+struct ImplAccess;
 struct DeviceImpl;
 struct OperatorImpl;
 } // namespace detail
@@ -194,8 +195,10 @@ class RIPPLE_API Operator {
     /// @return false when default-constructed or moved from.
     bool valid() const { return impl_ != nullptr; }
 
+  private:
     /// @cond RIPPLE_INTERNAL
-    std::shared_ptr<detail::OperatorImpl> impl_; // internal
+    friend struct detail::ImplAccess; // ripple's own code reaches the state (lib/runtime/access.hpp)
+    std::shared_ptr<detail::OperatorImpl> impl_;
     /// @endcond
 };
 
@@ -320,8 +323,10 @@ class RIPPLE_API Device {
     /// ticket is unknown, not complete, or older than the last 256 submissions (which are kept).
     Result<std::vector<OperatorReport>> reports(Ticket ticket);
 
+  private:
     /// @cond RIPPLE_INTERNAL
-    std::shared_ptr<detail::DeviceImpl> impl_; // internal
+    friend struct detail::ImplAccess; // ripple's own code reaches the state (lib/runtime/access.hpp)
+    std::shared_ptr<detail::DeviceImpl> impl_;
     /// @endcond
 };
 

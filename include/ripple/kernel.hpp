@@ -86,6 +86,7 @@ struct KernelDispatch {
 
 /// @cond RIPPLE_INTERNAL
 namespace detail {
+struct ImplAccess;
 struct KernelImpl;
 } // namespace detail
 /// @endcond
@@ -108,8 +109,10 @@ class RIPPLE_API Kernel {
     /// @return the KernelSource's name; empty for an empty kernel.
     std::string name() const;
 
+  private:
     /// @cond RIPPLE_INTERNAL
-    std::shared_ptr<detail::KernelImpl> impl_; // internal
+    friend struct detail::ImplAccess; // ripple's own code reaches the state (lib/runtime/access.hpp)
+    std::shared_ptr<detail::KernelImpl> impl_;
     /// @endcond
 };
 

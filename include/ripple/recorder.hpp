@@ -20,6 +20,7 @@ class Operator;
 
 /// @cond RIPPLE_INTERNAL
 namespace detail {
+struct ImplAccess;
 struct RecorderImpl;
 }
 /// @endcond
@@ -135,8 +136,10 @@ class RIPPLE_API CommandRecorder {
     /// @return false when default-constructed or moved from.
     bool valid() const { return impl_ != nullptr; }
 
+  private:
     /// @cond RIPPLE_INTERNAL
-    std::unique_ptr<detail::RecorderImpl> impl_; // internal
+    friend struct detail::ImplAccess; // ripple's own code reaches the state (lib/runtime/access.hpp)
+    std::unique_ptr<detail::RecorderImpl> impl_;
     /// @endcond
 };
 

@@ -15,6 +15,7 @@ namespace ripple {
 
 /// @cond RIPPLE_INTERNAL
 namespace detail {
+struct ImplAccess;
 struct RecordingImpl;
 }
 /// @endcond
@@ -65,8 +66,10 @@ class RIPPLE_API Recording {
     /// @return false when default-constructed, moved from, or emptied by a failed rebind().
     bool valid() const { return impl_ != nullptr; }
 
+  private:
     /// @cond RIPPLE_INTERNAL
-    std::unique_ptr<detail::RecordingImpl> impl_; // internal
+    friend struct detail::ImplAccess; // ripple's own code reaches the state (lib/runtime/access.hpp)
+    std::unique_ptr<detail::RecordingImpl> impl_;
     /// @endcond
 };
 

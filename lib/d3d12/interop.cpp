@@ -3,6 +3,7 @@
 // recording into its command lists.
 #include "d3d12/device.hpp" // first: d3d12_api.hpp's switches precede the D3D12 headers
 #include "ripple/interop/d3d12.hpp"
+#include "runtime/access.hpp"
 #include "runtime/cache_blob.hpp"
 #include "runtime/recorder_impl.hpp"
 
@@ -11,8 +12,9 @@ namespace ripple::interop {
 namespace {
 d3d12::D3D12Device* d3d12Of(Device& device) {
     // The backend's kind tells its class (ripple builds without RTTI).
-    if (!device.impl_ || device.impl_->backend->adapter().backend != Backend::D3D12) return nullptr;
-    return static_cast<d3d12::D3D12Device*>(device.impl_->backend.get());
+    if (!detail::impl(device) || detail::impl(device)->backend->adapter().backend != Backend::D3D12)
+        return nullptr;
+    return static_cast<d3d12::D3D12Device*>(detail::impl(device)->backend.get());
 }
 } // namespace
 
@@ -32,7 +34,7 @@ Result<Buffer> wrapD3D12Resource(Device& device, ID3D12Resource* resource, uint6
     if (!resource || size == 0)
         return Status(StatusCode::InvalidArgument,
                       "wrapD3D12Resource: resource must be set and size above 0");
-    return detail::makeBuffer(device.impl_, dev->wrapResource(resource, size));
+    return detail::makeBuffer(detail::impl(device), dev->wrapResource(resource, size));
 }
 
 Result<CommandRecorder> recordInto(Device& device, ID3D12GraphicsCommandList* commandList) {
@@ -43,10 +45,10 @@ Result<CommandRecorder> recordInto(Device& device, ID3D12GraphicsCommandList* co
     auto list = dev->wrapCommands(commandList);
     if (!list) return list.status();
     CommandRecorder r;
-    r.impl_ = std::make_unique<detail::RecorderImpl>();
-    r.impl_->device = device.impl_;
-    r.impl_->external = true;
-    r.impl_->list = std::move(list.value());
+    detail::impl(r) = std::make_unique<detail::RecorderImpl>();
+    detail::impl(r)->device = detail::impl(device);
+    detail::impl(r)->external = true;
+    detail::impl(r)->list = std::move(list.value());
     return r;
 }
 

@@ -4,6 +4,7 @@
 #include "core/planners.hpp"
 #include "core/shape.hpp"
 #include "kernels/round_trip.hpp"
+#include "runtime/access.hpp"
 #include "runtime/cache_blob.hpp"
 #include "runtime/objects.hpp"
 #include "runtime/replay.hpp"
@@ -197,12 +198,13 @@ Result<Operator> compileWith(const std::shared_ptr<detail::DeviceImpl>& dev, con
         if (Status s = dev->backend->upload(*impl->params, 0, words.data(), impl->params->size); !s) return s;
     }
     Operator op;
-    op.impl_ = std::move(impl);
+    detail::impl(op) = std::move(impl);
     return op;
 }
 
 bool overlaps(const TensorBinding& a, uint64_t aSize, const TensorBinding& b, uint64_t bSize) {
-    return a.Buffer->impl_ == b.Buffer->impl_ && a.Offset < b.Offset + bSize && b.Offset < a.Offset + aSize;
+    return detail::impl(*a.Buffer) == detail::impl(*b.Buffer) && a.Offset < b.Offset + bSize &&
+           b.Offset < a.Offset + aSize;
 }
 
 } // namespace
@@ -250,7 +252,7 @@ Device::Device(Device&&) noexcept = default;
 Device& Device::operator=(Device&& other) noexcept {
     if (this != &other) {
         retire(impl_);
-        impl_ = std::move(other.impl_);
+        impl_ = std::move(detail::impl(other));
     }
     return *this;
 }
@@ -295,11 +297,11 @@ Result<std::vector<AdapterInfo>> enumerateAdapters(Backend backend) {
 
 Buffer detail::makeBuffer(const std::shared_ptr<DeviceImpl>& device, std::unique_ptr<BackendBuffer> buffer) {
     Buffer b;
-    b.impl_ = std::make_shared<BufferImpl>();
-    b.impl_->device = device;
-    b.impl_->buffer = std::move(buffer);
+    detail::impl(b) = std::make_shared<BufferImpl>();
+    detail::impl(b)->device = device;
+    detail::impl(b)->buffer = std::move(buffer);
     static std::atomic<uint64_t> nextId{1};
-    b.impl_->id = nextId++;
+    detail::impl(b)->id = nextId++;
     return b;
 }
 
@@ -311,7 +313,7 @@ Device detail::makeDevice(std::unique_ptr<BackendDevice> backend, const DeviceOp
     impl->bindingAlignment =
         std::max<uint64_t>(16, impl->backend->adapter().features.minStorageBufferOffsetAlignment);
     Device device;
-    device.impl_ = std::move(impl);
+    detail::impl(device) = std::move(impl);
     return device;
 }
 
@@ -374,7 +376,7 @@ Result<Buffer> Device::createBuffer(uint64_t sizeInBytes) {
 
 static Status checkTransfer(const char* what, const Buffer& buffer, uint64_t offset, uint64_t size,
                             const std::shared_ptr<detail::DeviceImpl>& device) {
-    if (!buffer.valid() || buffer.impl_->device != device)
+    if (!buffer.valid() || detail::impl(buffer)->device != device)
         return Status(StatusCode::InvalidArgument,
                       std::string(what) + ": buffer is empty or belongs to another Device");
     if (offset > buffer.size() || size > buffer.size() - offset)
@@ -386,23 +388,23 @@ static Status checkTransfer(const char* what, const Buffer& buffer, uint64_t off
 }
 
 Status Device::setLabel(const Buffer& buffer, const std::string& label) {
-    if (!buffer.valid() || buffer.impl_->device != impl_)
+    if (!buffer.valid() || detail::impl(buffer)->device != impl_)
         return Status(StatusCode::InvalidArgument,
                       "setLabel: the Buffer is empty or belongs to another Device");
-    impl_->backend->setLabel(*buffer.impl_->buffer, label);
+    impl_->backend->setLabel(*detail::impl(buffer)->buffer, label);
     return {};
 }
 
 Status Device::upload(Buffer& buffer, uint64_t offset, const void* data, uint64_t size) {
     if (Status s = checkTransfer("upload", buffer, offset, size, impl_); !s) return s;
     if (size > 0 && !data) return Status(StatusCode::InvalidArgument, "upload: data is null");
-    return impl_->backend->upload(*buffer.impl_->buffer, offset, data, size);
+    return impl_->backend->upload(*detail::impl(buffer)->buffer, offset, data, size);
 }
 
 Status Device::download(const Buffer& buffer, uint64_t offset, void* data, uint64_t size) {
     if (Status s = checkTransfer("download", buffer, offset, size, impl_); !s) return s;
     if (size > 0 && !data) return Status(StatusCode::InvalidArgument, "download: data is null");
-    return impl_->backend->download(*buffer.impl_->buffer, offset, data, size);
+    return impl_->backend->download(*detail::impl(buffer)->buffer, offset, data, size);
 }
 
 Result<Operator> Device::compile(const ScatterNDDesc& desc) {
@@ -432,7 +434,7 @@ Result<std::vector<uint64_t>> checkBindings(const DeviceImpl& device, const core
         const TensorBinding& b = bindings[i];
         const std::string& t = plan.tensorNames[i];
         if (sizes[i] == 0) continue; // an empty tensor needs no memory
-        if (!b.Buffer || !b.Buffer->valid() || b.Buffer->impl_->device.get() != &device)
+        if (!b.Buffer || !b.Buffer->valid() || detail::impl(*b.Buffer)->device.get() != &device)
             return core::invalid(name, t + " binding has no Buffer, or one from another Device");
         if (b.Offset % device.bindingAlignment)
             return core::invalid(name, t + " binding Offset (" + std::to_string(b.Offset) +

@@ -3,6 +3,7 @@
 // the recorder's level planner like an operator's dispatches.
 #include "kernels/spirv_interface.hpp"
 #include "kernels/spirv_shared.hpp"
+#include "runtime/access.hpp"
 #include "runtime/objects.hpp"
 #include "runtime/recorder_impl.hpp"
 
@@ -135,16 +136,16 @@ Result<Kernel> Device::compile(const KernelDesc& desc) {
                                                    impl_->backend->adapter().name);
     if (Status st = impl_->backend->preparePipeline(info); !st) return st;
     Kernel out;
-    out.impl_ = std::move(k);
+    detail::impl(out) = std::move(k);
     return out;
 }
 
 Status CommandRecorder::record(const Kernel& kernel, const KernelDispatch& d) {
     if (!impl_) return Status(StatusCode::InvalidArgument, "record: the CommandRecorder is empty");
     detail::RecorderImpl& r = *impl_;
-    if (!kernel.impl_ || kernel.impl_->device != r.device)
+    if (!detail::impl(kernel) || detail::impl(kernel)->device != r.device)
         return Status(StatusCode::InvalidArgument, "record: the Kernel is empty or from another Device");
-    const detail::KernelImpl& k = *kernel.impl_;
+    const detail::KernelImpl& k = *detail::impl(kernel);
     const KernelSource& s = *k.source;
     const std::string what = std::string("record: kernel ") + s.Name;
     auto invalid = [&](const std::string& rule) {
@@ -163,7 +164,7 @@ Status CommandRecorder::record(const Kernel& kernel, const KernelDispatch& d) {
             return invalid("GroupCount[" + std::to_string(i) + "] is " + std::to_string(d.GroupCount[i]) +
                            "; it must be 1 to the device's maxComputeWorkGroupCount, " +
                            std::to_string(limit[i]));
-    if (counts && (!counts->valid() || counts->impl_->device != r.device))
+    if (counts && (!counts->valid() || detail::impl(*counts)->device != r.device))
         return invalid("IndirectBuffer is empty or from another Device");
     if (counts &&
         (d.IndirectOffset % 4 || d.IndirectOffset > counts->size() || counts->size() - d.IndirectOffset < 12))
@@ -183,7 +184,7 @@ Status CommandRecorder::record(const Kernel& kernel, const KernelDispatch& d) {
         const KernelDispatch::Binding& b = d.Bindings[i];
         const std::string which =
             "binding " + std::to_string(info.Binding) + " (" + (info.Name ? info.Name : "") + ")";
-        if (!b.Buffer || !b.Buffer->valid() || b.Buffer->impl_->device != r.device)
+        if (!b.Buffer || !b.Buffer->valid() || detail::impl(*b.Buffer)->device != r.device)
             return invalid(which + " has no Buffer, or one from another Device");
         const uint64_t size =
             b.Size ? b.Size : (b.Offset < b.Buffer->size() ? b.Buffer->size() - b.Offset : 0);
@@ -199,10 +200,10 @@ Status CommandRecorder::record(const Kernel& kernel, const KernelDispatch& d) {
         if (size < info.MinimumBytes)
             return invalid(which + " is " + std::to_string(size) + " bytes; its block's fixed part needs " +
                            std::to_string(info.MinimumBytes));
-        detail::BackendBuffer* buffer = b.Buffer->impl_->buffer.get();
+        detail::BackendBuffer* buffer = detail::impl(*b.Buffer)->buffer.get();
         c.ranges[info.Binding] = {buffer, b.Offset, size};
         accesses.push_back({buffer, b.Offset, b.Offset + size, info.Access != BindingAccess::Read});
-        keep.push_back(b.Buffer->impl_);
+        keep.push_back(detail::impl(*b.Buffer));
     }
     if (s.PushConstantBytes) std::memcpy(c.push.data(), d.PushConstants, s.PushConstantBytes);
     std::memcpy(c.groups, d.GroupCount, sizeof c.groups);
@@ -229,7 +230,7 @@ Status CommandRecorder::record(const Kernel& kernel, const KernelDispatch& d) {
     c.op = static_cast<int32_t>(r.submission.ops.size());
     r.submission.ops.push_back(std::move(entry));
     if (counts) {
-        detail::BackendBuffer* user = counts->impl_->buffer.get();
+        detail::BackendBuffer* user = detail::impl(*counts)->buffer.get();
         const uint64_t align = r.device->bindingAlignment, base = d.IndirectOffset / align * align;
         detail::PendingCommand clamped;
         clamped.kernel = clamp;
@@ -244,11 +245,11 @@ Status CommandRecorder::record(const Kernel& kernel, const KernelDispatch& d) {
         accesses.push_back({args.get(), 0, 12, false});
         r.stats.dispatches++;
         r.submission.scratch.push_back(std::move(args));
-        keep.push_back(counts->impl_);
+        keep.push_back(detail::impl(*counts));
     }
     r.add(std::move(c), accesses);
     r.stats.dispatches++;
-    r.submission.keepAlive.push_back(kernel.impl_);
+    r.submission.keepAlive.push_back(detail::impl(kernel));
     for (const auto& b : keep) r.keepBuffer(b);
     return {};
 }

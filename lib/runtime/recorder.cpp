@@ -4,6 +4,7 @@
 // device's submit / wait / reports.
 #include "core/shape.hpp"
 #include "ripple/device.hpp"
+#include "runtime/access.hpp"
 #include "runtime/recorder_impl.hpp"
 
 #include <chrono>
@@ -147,10 +148,10 @@ Status CommandRecorder::record(const Operator& op, const std::vector<TensorBindi
                                const std::string& label) {
     if (!impl_) return Status(StatusCode::InvalidArgument, "record: the CommandRecorder is empty");
     detail::RecorderImpl& r = *impl_;
-    if (!op.impl_ || op.impl_->device != r.device)
+    if (!detail::impl(op) || detail::impl(op)->device != r.device)
         return Status(StatusCode::InvalidArgument,
                       "record: the Operator is empty or was compiled for another Device");
-    const detail::OperatorImpl& o = *op.impl_;
+    const detail::OperatorImpl& o = *detail::impl(op);
     const core::Plan& plan = o.plan;
     auto sizes = detail::checkBindings(*r.device, plan, bindings);
     if (!sizes) return sizes.status();
@@ -195,10 +196,10 @@ Status CommandRecorder::record(const Operator& op, const std::vector<TensorBindi
     }
     // In place (the first output bound to the plan's in-place input, checked above): skip its copy; some
     // passes run only one way (plan.hpp).
-    const bool inPlace =
-        plan.inPlaceInput >= 0 && sizes.value()[plan.firstOutput] &&
-        bindings[plan.firstOutput].Buffer->impl_ == bindings[plan.inPlaceInput].Buffer->impl_ &&
-        bindings[plan.firstOutput].Offset == bindings[plan.inPlaceInput].Offset;
+    const bool inPlace = plan.inPlaceInput >= 0 && sizes.value()[plan.firstOutput] &&
+                         detail::impl(*bindings[plan.firstOutput].Buffer) ==
+                             detail::impl(*bindings[plan.inPlaceInput].Buffer) &&
+                         bindings[plan.firstOutput].Offset == bindings[plan.inPlaceInput].Offset;
     for (size_t i = 0; i < plan.dispatches.size(); ++i) {
         const core::PlanDispatch& d = plan.dispatches[i];
         if (inPlace ? d.skipInPlace : d.onlyInPlace) continue;
@@ -223,7 +224,7 @@ Status CommandRecorder::record(const Operator& op, const std::vector<TensorBindi
                     c.ranges.push_back({o.params.get(), 0, o.params->size});
                     break;
                 }
-                c.ranges.push_back({bindings[pb.tensor].Buffer->impl_->buffer.get(),
+                c.ranges.push_back({detail::impl(*bindings[pb.tensor].Buffer)->buffer.get(),
                                     bindings[pb.tensor].Offset, sizes.value()[pb.tensor]});
                 break;
             case core::BindingKind::Scratch:
@@ -261,9 +262,9 @@ Status CommandRecorder::record(const Operator& op, const std::vector<TensorBindi
             r.submission.ops[static_cast<size_t>(opIndex)].profiled.push_back(
                 {profiled->name, r.commands.back().level, d.groups, std::move(records)});
     }
-    r.submission.keepAlive.push_back(op.impl_);
+    r.submission.keepAlive.push_back(detail::impl(op));
     for (const TensorBinding& b : bindings)
-        if (b.Buffer && b.Buffer->impl_) r.keepBuffer(b.Buffer->impl_);
+        if (b.Buffer && detail::impl(*b.Buffer)) r.keepBuffer(detail::impl(*b.Buffer));
     if (scratch) r.submission.scratch.push_back(std::move(scratch));
     if (zeroed) r.submission.zeroedScratch.push_back(std::move(zeroed));
     return {};
@@ -272,7 +273,7 @@ Status CommandRecorder::record(const Operator& op, const std::vector<TensorBindi
 namespace {
 Status checkRange(const char* what, const Buffer& b, const std::shared_ptr<detail::DeviceImpl>& device,
                   uint64_t offset, uint64_t size) {
-    if (!b.valid() || b.impl_->device != device)
+    if (!b.valid() || detail::impl(b)->device != device)
         return Status(StatusCode::InvalidArgument,
                       std::string(what) + ": the Buffer is empty or belongs to another Device");
     if (offset % 4 || size % 4)
@@ -295,20 +296,20 @@ Status CommandRecorder::copyBuffer(const Buffer& source, uint64_t sourceOffset, 
     if (Status s = checkRange("copyBuffer destination", destination, impl_->device, destinationOffset, size);
         !s)
         return s;
-    if (source.impl_ == destination.impl_ && sourceOffset < destinationOffset + size &&
+    if (detail::impl(source) == detail::impl(destination) && sourceOffset < destinationOffset + size &&
         destinationOffset < sourceOffset + size)
         return Status(StatusCode::InvalidArgument, "copyBuffer: the source and destination ranges overlap");
     if (size == 0) return {};
-    detail::BufferRange src{source.impl_->buffer.get(), sourceOffset, size};
-    detail::BufferRange dst{destination.impl_->buffer.get(), destinationOffset, size};
+    detail::BufferRange src{detail::impl(source)->buffer.get(), sourceOffset, size};
+    detail::BufferRange dst{detail::impl(destination)->buffer.get(), destinationOffset, size};
     detail::PendingCommand c;
     c.kind = detail::PendingCommand::Kind::Copy;
     c.ranges = {src, dst};
     impl_->add(std::move(c), {{src.buffer, src.offset, src.offset + size, false},
                               {dst.buffer, dst.offset, dst.offset + size, true}});
     impl_->stats.copies++;
-    impl_->keepBuffer(source.impl_);
-    impl_->keepBuffer(destination.impl_);
+    impl_->keepBuffer(detail::impl(source));
+    impl_->keepBuffer(detail::impl(destination));
     return {};
 }
 
@@ -321,7 +322,7 @@ Status CommandRecorder::upload(const Buffer& destination, uint64_t offset, const
     if (!staging) return staging.status();
     std::memcpy(staging.value()->mapped, data, size);
     std::shared_ptr<detail::BackendBuffer> stage(std::move(staging.value()));
-    detail::BufferRange src{stage.get(), 0, size}, dst{destination.impl_->buffer.get(), offset, size};
+    detail::BufferRange src{stage.get(), 0, size}, dst{detail::impl(destination)->buffer.get(), offset, size};
     detail::PendingCommand c;
     c.kind = detail::PendingCommand::Kind::Copy;
     c.ranges = {src, dst};
@@ -329,7 +330,7 @@ Status CommandRecorder::upload(const Buffer& destination, uint64_t offset, const
     impl_->stats.copies++;
     impl_->uploads++;
     impl_->submission.keepAlive.push_back(stage);
-    impl_->keepBuffer(destination.impl_);
+    impl_->keepBuffer(detail::impl(destination));
     return {};
 }
 
@@ -341,14 +342,14 @@ Status CommandRecorder::readback(const Buffer& source, uint64_t offset, void* da
     auto staging = impl_->device->backend->createBuffer(size, true);
     if (!staging) return staging.status();
     std::shared_ptr<detail::BackendBuffer> stage(std::move(staging.value()));
-    detail::BufferRange src{source.impl_->buffer.get(), offset, size}, dst{stage.get(), 0, size};
+    detail::BufferRange src{detail::impl(source)->buffer.get(), offset, size}, dst{stage.get(), 0, size};
     detail::PendingCommand c;
     c.kind = detail::PendingCommand::Kind::Copy;
     c.ranges = {src, dst};
     impl_->add(std::move(c), {{src.buffer, offset, offset + size, false}, {dst.buffer, 0, size, true}});
     impl_->stats.copies++;
     impl_->submission.readbacks.push_back({stage, data, size});
-    impl_->keepBuffer(source.impl_);
+    impl_->keepBuffer(detail::impl(source));
     return {};
 }
 
@@ -357,14 +358,14 @@ Status CommandRecorder::fillBuffer(const Buffer& destination, uint64_t offset, u
     if (!impl_) return Status(StatusCode::InvalidArgument, "fillBuffer: the CommandRecorder is empty");
     if (Status s = checkRange("fillBuffer", destination, impl_->device, offset, size); !s) return s;
     if (size == 0) return {};
-    detail::BufferRange dst{destination.impl_->buffer.get(), offset, size};
+    detail::BufferRange dst{detail::impl(destination)->buffer.get(), offset, size};
     detail::PendingCommand c;
     c.kind = detail::PendingCommand::Kind::Fill;
     c.ranges = {dst};
     c.value = value;
     impl_->add(std::move(c), {{dst.buffer, offset, offset + size, true}});
     impl_->stats.fills++;
-    impl_->keepBuffer(destination.impl_);
+    impl_->keepBuffer(detail::impl(destination));
     return {};
 }
 
@@ -374,9 +375,9 @@ Result<CommandRecorder> Device::createRecorder(const RecorderOptions& options) {
         return Status(StatusCode::Unsupported,
                       "createRecorder: " + adapter().name + " has no compute timestamps");
     CommandRecorder r;
-    r.impl_ = std::make_unique<detail::RecorderImpl>();
-    r.impl_->device = impl_;
-    r.impl_->options = options;
+    detail::impl(r) = std::make_unique<detail::RecorderImpl>();
+    detail::impl(r)->device = impl_;
+    detail::impl(r)->options = options;
     return r;
 }
 
@@ -385,11 +386,11 @@ Result<Ticket> Device::submit(CommandRecorder& recorder) {
 }
 
 Result<Ticket> detail::submitRecorder(Device& device, CommandRecorder& recorder, const ExternalSync* sync) {
-    const std::shared_ptr<DeviceImpl>& impl_ = device.impl_;
-    if (!recorder.impl_ || !impl_ || recorder.impl_->device != impl_)
+    const std::shared_ptr<DeviceImpl>& impl_ = detail::impl(device);
+    if (!detail::impl(recorder) || !impl_ || detail::impl(recorder)->device != impl_)
         return Status(StatusCode::InvalidArgument,
                       "submit: the CommandRecorder is empty or from another Device");
-    detail::RecorderImpl& r = *recorder.impl_;
+    detail::RecorderImpl& r = *detail::impl(recorder);
     const bool timed = r.options.timestamps;
     auto list = impl_->backend->beginCommands(timed ? r.planner.levels() + 1 : 0);
     if (!list) return list.status();

@@ -3,6 +3,7 @@
 // submitted again and again. The commands are kept too, so that rebind() records them again on other
 // buffers; the scratch and status memory they name stay with the recording.
 #include "ripple/device.hpp"
+#include "runtime/access.hpp"
 #include "runtime/recorder_impl.hpp"
 
 #include <cstring>
@@ -79,30 +80,31 @@ Status Recording::rebind(const Buffer& from, const Buffer& to) {
     auto invalid = [](const std::string& m) { return Status(StatusCode::InvalidArgument, "rebind: " + m); };
     if (!impl_) return invalid("the Recording is empty");
     detail::RecordingImpl& r = *impl_;
-    if (!from.impl_) return invalid("`from` is an empty Buffer");
-    if (!to.impl_ || to.impl_->device != r.device) return invalid("`to` is empty or of another Device");
+    if (!detail::impl(from)) return invalid("`from` is an empty Buffer");
+    if (!detail::impl(to) || detail::impl(to)->device != r.device)
+        return invalid("`to` is empty or of another Device");
     if (to.size() != from.size())
         return invalid("`to` has " + std::to_string(to.size()) + " bytes, `from` " +
                        std::to_string(from.size()) + ": a rebound buffer keeps the size");
     detail::RecordingImpl::Bound* entry = nullptr;
     for (auto& b : r.bound) {
-        if (b.id == from.impl_->id) entry = &b;
-        if (b.id == to.impl_->id && to.impl_->id != from.impl_->id)
+        if (b.id == detail::impl(from)->id) entry = &b;
+        if (b.id == detail::impl(to)->id && detail::impl(to)->id != detail::impl(from)->id)
             return invalid("`to` is bound by the Recording already: its commands were ordered for two "
                            "buffers, not one");
     }
     if (!entry) return invalid("the Recording binds no such `from` buffer");
-    if (to.impl_->id == from.impl_->id) return {};
+    if (detail::impl(to)->id == detail::impl(from)->id) return {};
     for (const auto& b : r.bound) // recording again names every buffer: all must be alive
-        if (b.id != from.impl_->id && b.buffer.expired())
+        if (b.id != detail::impl(from)->id && b.buffer.expired())
             return invalid("another Buffer the Recording binds was released; record again");
     if (Status s = r.settle("rebind"); !s) return s;
     detail::BackendBuffer* was = entry->raw;
-    detail::BackendBuffer* now = to.impl_->buffer.get();
+    detail::BackendBuffer* now = detail::impl(to)->buffer.get();
     for (detail::PendingCommand& c : r.commands)
         for (detail::BufferRange& range : c.ranges)
             if (range.buffer == was) range.buffer = now;
-    *entry = {to.impl_->id, to.impl_, now};
+    *entry = {detail::impl(to)->id, detail::impl(to), now};
     auto kept = r.recordKept();
     if (!kept) { // the old list names `from`: the recording cannot be submitted as it is
         impl_.reset();
@@ -117,9 +119,9 @@ Result<Recording> Device::finishRecording(CommandRecorder& recorder) {
         return Status(StatusCode::InvalidArgument, "finishRecording: " + m);
     };
     if (!impl_) return invalid("the Device is empty");
-    if (!recorder.impl_ || recorder.impl_->device != impl_)
+    if (!detail::impl(recorder) || detail::impl(recorder)->device != impl_)
         return invalid("the CommandRecorder is empty or from another Device");
-    detail::RecorderImpl& r = *recorder.impl_;
+    detail::RecorderImpl& r = *detail::impl(recorder);
     if (r.external) return invalid("the CommandRecorder records into an engine's command buffer");
     if (r.uploads)
         return invalid("the CommandRecorder holds " + std::to_string(r.uploads) +
@@ -164,7 +166,7 @@ Result<Recording> Device::finishRecording(CommandRecorder& recorder) {
     r.planner.clear();
     r.reset();
     Recording recording;
-    recording.impl_ = std::move(made);
+    detail::impl(recording) = std::move(made);
     return recording;
 }
 
@@ -173,11 +175,11 @@ Result<Ticket> Device::submit(Recording& recording) {
 }
 
 Result<Ticket> detail::submitRecording(Device& device, Recording& recording, const ExternalSync* sync) {
-    const std::shared_ptr<DeviceImpl>& impl_ = device.impl_;
-    if (!impl_ || !recording.impl_ || recording.impl_->device != impl_)
+    const std::shared_ptr<DeviceImpl>& dev = detail::impl(device);
+    if (!dev || !detail::impl(recording) || detail::impl(recording)->device != dev)
         return Status(StatusCode::InvalidArgument,
                       "submit: the Device or the Recording is empty, or the Recording is of another Device");
-    detail::RecordingImpl& r = *recording.impl_;
+    detail::RecordingImpl& r = *detail::impl(recording);
     if (Status s = r.settle("submit"); !s) return s;
     detail::Submission s;
     s.sharedOps = r.ops;
@@ -192,9 +194,9 @@ Result<Ticket> detail::submitRecording(Device& device, Recording& recording, con
                           "buffers before releasing them");
         s.keepAlive.push_back(std::move(live));
     }
-    auto ticket = impl_->backend->submitRecording(*r.core->commands, sync);
+    auto ticket = dev->backend->submitRecording(*r.core->commands, sync);
     if (!ticket) return ticket.status();
-    impl_->track(ticket.value(), std::move(s));
+    dev->track(ticket.value(), std::move(s));
     r.lastTicket = ticket.value();
     return Ticket{ticket.value()};
 }

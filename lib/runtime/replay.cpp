@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Device::execute's kept recordings (runtime/replay.hpp).
 #include "runtime/replay.hpp"
+#include "runtime/access.hpp"
 #include "runtime/recorder_impl.hpp"
 
 #include <algorithm>
@@ -22,11 +23,11 @@ Result<std::unique_ptr<Replay>> makeReplay(Device& device, const Operator& op,
     auto recorder = device.createRecorder();
     if (!recorder) return recorder.status();
     if (Status s = recorder->record(op, bindings); !s) return s;
-    RecorderImpl& r = *recorder->impl_;
-    auto list = device.impl_->backend->beginRecording();
+    RecorderImpl& r = *detail::impl(recorder.value());
+    auto list = detail::impl(device)->backend->beginRecording();
     if (!list) return list.status();
     r.emit(*list.value(), false);
-    auto commands = device.impl_->backend->endRecording(std::move(list.value()));
+    auto commands = detail::impl(device)->backend->endRecording(std::move(list.value()));
     if (!commands) return commands.status();
     auto replay = std::make_unique<Replay>();
     replay->commands = std::move(commands.value());
@@ -43,15 +44,17 @@ Result<std::unique_ptr<Replay>> makeReplay(Device& device, const Operator& op,
 Status executeReplay(Device& device, const Operator& op, const std::vector<TensorBinding>& bindings,
                      bool& handled) {
     handled = false;
-    const std::shared_ptr<DeviceImpl>& dev = device.impl_;
-    if (!dev || !dev->options.reuseCommandBuffers || !op.impl_ || op.impl_->device != dev ||
-        !op.impl_->replay)
+    const std::shared_ptr<DeviceImpl>& dev = detail::impl(device);
+    if (!dev || !dev->options.reuseCommandBuffers || !detail::impl(op) || detail::impl(op)->device != dev ||
+        !detail::impl(op)->replay)
         return {};
-    OperatorImpl& o = *op.impl_;
+    OperatorImpl& o = *detail::impl(op);
     if (!checkBindings(*dev, o.plan, bindings)) return {}; // the usual path reports it
     std::vector<std::pair<uint64_t, uint64_t>> key(bindings.size());
     for (size_t i = 0; i < bindings.size(); ++i)
-        key[i] = {bindings[i].Buffer && bindings[i].Buffer->impl_ ? bindings[i].Buffer->impl_->id : 0,
+        key[i] = {bindings[i].Buffer && detail::impl(*bindings[i].Buffer)
+                      ? detail::impl(*bindings[i].Buffer)->id
+                      : 0,
                   bindings[i].Offset};
 
     ReplayCache& cache = *o.replay;
@@ -65,7 +68,8 @@ Status executeReplay(Device& device, const Operator& op, const std::vector<Tenso
         cache.pending = nullptr;
         cache.busy = false;
     }
-    std::vector<std::shared_ptr<void>> keepAlive{op.impl_}; // until completion, as record() keeps them
+    std::vector<std::shared_ptr<void>> keepAlive{
+        detail::impl(op)}; // until completion, as record() keeps them
     Replay* replay = nullptr;
     for (auto& r : cache.replays)
         if (r->key == key) replay = r.get();
@@ -108,8 +112,8 @@ Status executeReplay(Device& device, const Operator& op, const std::vector<Tenso
         made.value()->buffers.resize(bindings.size());
         for (size_t i = 0; i < bindings.size(); ++i)
             if (key[i].first) {
-                made.value()->buffers[i] = bindings[i].Buffer->impl_;
-                keepAlive.push_back(bindings[i].Buffer->impl_);
+                made.value()->buffers[i] = detail::impl(*bindings[i].Buffer);
+                keepAlive.push_back(detail::impl(*bindings[i].Buffer));
             }
         cache.scratchBytes += bytes;
         replay = made.value().get();

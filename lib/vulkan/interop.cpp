@@ -2,6 +2,7 @@
 // include/ripple/interop/vulkan.hpp: a ripple Device on an engine's Vulkan objects, its buffers, and
 // recording into its command buffers.
 #include "ripple/interop/vulkan.hpp"
+#include "runtime/access.hpp"
 #include "runtime/cache_blob.hpp"
 #include "runtime/objects.hpp"
 #include "runtime/recorder_impl.hpp"
@@ -14,8 +15,9 @@ namespace ripple::interop {
 namespace {
 vk::VulkanDevice* vulkanOf(Device& device) {
     // The backend's kind tells its class (ripple builds without RTTI).
-    if (!device.impl_ || device.impl_->backend->adapter().backend != Backend::Vulkan) return nullptr;
-    return static_cast<vk::VulkanDevice*>(device.impl_->backend.get());
+    if (!detail::impl(device) || detail::impl(device)->backend->adapter().backend != Backend::Vulkan)
+        return nullptr;
+    return static_cast<vk::VulkanDevice*>(detail::impl(device)->backend.get());
 }
 } // namespace
 
@@ -44,7 +46,7 @@ Result<Buffer> wrapVulkanBuffer(Device& device, VkBuffer buffer, VkDeviceSize si
     if (!buffer || size == 0)
         return Status(StatusCode::InvalidArgument,
                       "wrapVulkanBuffer: buffer must be a VkBuffer and size above 0");
-    return detail::makeBuffer(device.impl_, vkdev->wrapBuffer(buffer, size));
+    return detail::makeBuffer(detail::impl(device), vkdev->wrapBuffer(buffer, size));
 }
 
 Result<VulkanDeviceHandles> vulkanHandles(Device& device) {
@@ -67,10 +69,10 @@ Result<CommandRecorder> recordInto(Device& device, VkCommandBuffer commandBuffer
     if (!commandBuffer)
         return Status(StatusCode::InvalidArgument, "recordInto: commandBuffer is VK_NULL_HANDLE");
     CommandRecorder r;
-    r.impl_ = std::make_unique<detail::RecorderImpl>();
-    r.impl_->device = device.impl_;
-    r.impl_->external = true;
-    r.impl_->list = vkdev->wrapCommands(commandBuffer);
+    detail::impl(r) = std::make_unique<detail::RecorderImpl>();
+    detail::impl(r)->device = detail::impl(device);
+    detail::impl(r)->external = true;
+    detail::impl(r)->list = vkdev->wrapCommands(commandBuffer);
     return r;
 }
 
@@ -115,7 +117,8 @@ Result<detail::ExternalSync> externalSync(Device& device, const VulkanSubmitSync
         for (size_t i = 0; i < list->size(); ++i) {
             const VulkanOwnershipTransfer& t = (*list)[i];
             const std::string entry = "submit: sync." + name + "[" + std::to_string(i) + "]";
-            if (!t.buffer || !t.buffer->valid() || t.buffer->impl_->device.get() != device.impl_.get())
+            if (!t.buffer || !t.buffer->valid() ||
+                detail::impl(*t.buffer)->device.get() != detail::impl(device).get())
                 return Status(StatusCode::InvalidArgument, entry + ".buffer is empty or of another Device");
             if (t.family >= families)
                 return Status(StatusCode::InvalidArgument,
@@ -123,7 +126,7 @@ Result<detail::ExternalSync> externalSync(Device& device, const VulkanSubmitSync
                                   std::to_string(families) + " queue families of the physical device");
             if (t.family == vkdev->queueFamily()) continue; // the same family: no transfer
             (list == &sync.acquires ? out.acquires : out.releases)
-                .push_back({t.buffer->impl_->buffer.get(), t.family});
+                .push_back({detail::impl(*t.buffer)->buffer.get(), t.family});
         }
     }
     return out;

@@ -5,6 +5,7 @@
 // (shader model 5.0; nothing on Linux compiles HLSL to DXBC). What this cannot prove: that fxc/dxc accept
 // ripple's HLSL, and anything about real Windows GPUs (README: "What is verified where").
 #include "d3d12/device.hpp" // includes d3d12_api.hpp first: its WIDL switch must precede the headers
+#include "runtime/access.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -147,7 +148,7 @@ TEST_CASE("D3D12 through the public API: a user kernel, its root signature from 
     // name the device gives the kernel (lib/runtime/kernel.cpp).
     char name[64];
     std::snprintf(name, sizeof name, "user:affine@%p", static_cast<const void*>(&source));
-    static_cast<d3d12::D3D12Device&>(*device->impl_->backend)
+    static_cast<d3d12::D3D12Device&>(*ripple::detail::impl(device.value())->backend)
         .setBytecodeForTesting(name, fixture("affine_u32_cs50.dxbc"));
     auto kernel = device->compile(KernelDesc{&source});
     INFO(kernel.status().message());
@@ -236,7 +237,7 @@ TEST_CASE("D3D12 interop: ripple on an engine's device, queue, buffers and comma
         INFO(device.status().message());
         REQUIRE(device.ok());
         REQUIRE(device->adapter().backend == Backend::D3D12); // ripple has no RTTI: the kind tells the class
-        auto* backend = static_cast<d3d12::D3D12Device*>(device->impl_->backend.get());
+        auto* backend = static_cast<d3d12::D3D12Device*>(ripple::detail::impl(device.value())->backend.get());
         const kernels::KernelInfo affine = info("test.affine_u32", 12);
         backend->setBytecodeForTesting(affine.name, fixture("affine_u32_cs50.dxbc"));
         REQUIRE(backend->preparePipeline(affine).ok());
@@ -263,12 +264,13 @@ TEST_CASE("D3D12 interop: ripple on an engine's device, queue, buffers and comma
         // The fixture kernel goes through the recorder's own queue (an operator would need HLSL compiled).
         detail::PendingCommand c;
         c.kernel = &affine;
-        c.ranges = {{in->impl_->buffer.get(), 0, n * 4}, {out->impl_->buffer.get(), 0, n * 4}};
+        c.ranges = {{ripple::detail::impl(in.value())->buffer.get(), 0, n * 4},
+                    {ripple::detail::impl(out.value())->buffer.get(), 0, n * 4}};
         c.push[0] = n, c.push[1] = 9, c.push[2] = 4;
         c.groups[0] = (n + 63) / 64;
         const std::vector<detail::Access> accesses = {{c.ranges[0].buffer, 0, n * 4, false},
                                                       {c.ranges[1].buffer, 0, n * 4, true}};
-        rec->impl_->add(std::move(c), accesses);
+        ripple::detail::impl(rec.value())->add(std::move(c), accesses);
         auto pending = interop::endRecording(device.value(), rec.value());
         REQUIRE(pending.ok());
         REQUIRE(SUCCEEDED(list->Close()));
@@ -363,7 +365,7 @@ TEST_CASE("D3D12: a Recording replayed, and submissions that wait on and signal 
     auto device = Device::create(options);
     REQUIRE(device.ok());
     Device& dev = device.value();
-    auto* backend = static_cast<d3d12::D3D12Device*>(dev.impl_->backend.get());
+    auto* backend = static_cast<d3d12::D3D12Device*>(ripple::detail::impl(dev)->backend.get());
     ID3D12Fence* fence = nullptr;
     REQUIRE(SUCCEEDED(backend->handle()->CreateFence(0, D3D12_FENCE_FLAG_NONE, IID_ID3D12Fence,
                                                      reinterpret_cast<void**>(&fence))));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Device-level behaviour: the pipeline cache's bytes round trip, and foreign cache data is ignored; empty
 // devices and null host pointers are refused with a Status.
+#include "runtime/access.hpp"
 #include "runtime/cache_blob.hpp"
 #include "support/gpu.hpp"
 
@@ -188,7 +189,7 @@ TEST_CASE("Device options outside their enums or ranges are refused", "[device][
 TEST_CASE("Releasing a Device with work in flight waits for it and frees the device", "[device][gpu]") {
     auto made = Device::create();
     REQUIRE(made.ok());
-    std::weak_ptr<detail::DeviceImpl> watch = made->impl_;
+    std::weak_ptr<detail::DeviceImpl> watch = ripple::detail::impl(made.value());
     std::vector<int32_t> host(4096, 7);
     {
         Device dev = std::move(made.value());
@@ -222,7 +223,7 @@ TEST_CASE("Releasing a Device with work in flight waits for it and frees the dev
     // Moving another device over one with work in flight releases the old one the same way.
     auto first = Device::create(), second = Device::create();
     REQUIRE((first.ok() && second.ok()));
-    std::weak_ptr<detail::DeviceImpl> old = first->impl_;
+    std::weak_ptr<detail::DeviceImpl> old = ripple::detail::impl(first.value());
     {
         auto buffer = first->createBuffer(256);
         REQUIRE(buffer.ok());

@@ -3,6 +3,7 @@
 // OutOfMemory as if the driver had said so (BackendDevice::injectFault). After a lost device every later call
 // that reaches the GPU returns DeviceLost at once (no abort, no hang) and in-flight tickets complete with it;
 // after an out-of-memory the device goes on working. Each test uses its own device: a lost one stays lost.
+#include "runtime/access.hpp"
 #include "runtime/objects.hpp"
 #include "support/gpu.hpp"
 
@@ -16,7 +17,7 @@ using rt::freshDevice;
 namespace {
 
 void inject(Device& dev, detail::FaultPoint point, StatusCode code) {
-    dev.impl_->backend->injectFault(point, code);
+    ripple::detail::impl(dev)->backend->injectFault(point, code);
 }
 
 // A ScatterElements of 4096 INT32 with its buffers, recorded with an upload, the operator and a readback.
@@ -149,7 +150,7 @@ TEST_CASE("A lost device is released without hanging, with work still held", "[f
     const auto start = std::chrono::steady_clock::now();
     {
         Device dev = freshDevice();
-        watch = dev.impl_;
+        watch = ripple::detail::impl(dev);
         Work work(dev);
         REQUIRE(work.submit(dev).ok());
         inject(dev, detail::FaultPoint::Wait, StatusCode::DeviceLost);

@@ -4,6 +4,7 @@
 // that claims them and launches partial ones (lavapipe at LP_NATIVE_VECTOR_WIDTH 1024 and 2048).
 #include "kernels/spirv_shared.hpp"
 #include "profile_cases.hpp"
+#include "runtime/access.hpp"
 #include "runtime/objects.hpp"
 #include "topk_cases.hpp"
 
@@ -44,7 +45,7 @@ TEST_CASE("The probe of full subgroups: lavapipe keeps the promise at widths up 
     auto op = dev.compile(makeTopKDesc({DataType::Float32, {2, 3000}, {}}, 1, 100));
     REQUIRE(op.ok());
     bool subgroupKernel = false;
-    for (const kernels::KernelInfo* k : op->impl_->kernels) {
+    for (const kernels::KernelInfo* k : ripple::detail::impl(op.value())->kernels) {
         pc::requireFits(*k, f);
         subgroupKernel |= (k->features & kernels::FeatureFullSubgroups) != 0;
     }

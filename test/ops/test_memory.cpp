@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Device memory (issue 19): buffers share large driver allocations without overlapping, freed space is
 // reused, and uploads, downloads and status words no longer make a driver allocation per call.
+#include "runtime/access.hpp"
 #include "runtime/objects.hpp"
 #include "support/gpu.hpp"
 
@@ -15,7 +16,7 @@ using rt::freshDevice;
 namespace {
 
 detail::BackendDevice::MemoryCounts counts(Device& dev) {
-    return dev.impl_->backend->memoryCounts();
+    return ripple::detail::impl(dev)->backend->memoryCounts();
 }
 
 } // namespace

@@ -5,6 +5,7 @@
 // (profiles with Vulkan's minimum limits take the small-device variants); a refusal names a device feature
 // the profile lacks, never a limit. Validation stays silent.
 #include "profile_cases.hpp"
+#include "runtime/access.hpp"
 #include "scatter_cases.hpp"
 #include "topk_cases.hpp"
 
@@ -23,7 +24,8 @@ Result<Device> profileDevice(const char* name) {
 template <class Desc> Result<Operator> compileChecked(Device& dev, const Desc& desc) {
     Result<Operator> op = dev.compile(desc);
     if (op.ok()) {
-        for (const kernels::KernelInfo* k : op->impl_->kernels) pc::requireFits(*k, dev.adapter().features);
+        for (const kernels::KernelInfo* k : ripple::detail::impl(op.value())->kernels)
+            pc::requireFits(*k, dev.adapter().features);
     } else {
         pc::requireFeatureRefusal(op.status());
     }

@@ -4,6 +4,7 @@
 // (status words fresh each time), readbacks and timestamps; rebind() moves the commands to another buffer;
 // every misuse is a Status.
 #include "ripple/interop/vulkan.hpp"
+#include "runtime/access.hpp"
 #include "runtime/objects.hpp"
 #include "support/gpu.hpp"
 #include "support/host_tensor.hpp"
@@ -305,7 +306,7 @@ TEST_CASE("A Recording on a lost device returns DeviceLost", "[recording][gpu]")
     auto ok = dev.submit(made.value());
     REQUIRE(ok.ok());
     REQUIRE(dev.wait(ok.value()).ok());
-    dev.impl_->backend->injectFault(detail::FaultPoint::Submit, StatusCode::DeviceLost);
+    ripple::detail::impl(dev)->backend->injectFault(detail::FaultPoint::Submit, StatusCode::DeviceLost);
     CHECK(dev.submit(made.value()).status().code() == StatusCode::DeviceLost);
     CHECK(dev.submit(made.value()).status().code() == StatusCode::DeviceLost);
     auto again = dev.createRecorder();
@@ -319,7 +320,7 @@ TEST_CASE("A submission waits on and signals the engine's binary and timeline se
           "[recording][gpu][vulkan_sync]") {
     Device& dev = rt::device();
     if (dev.adapter().backend != Backend::Vulkan) return; // D3D12's fences: test/d3d12/test_d3d12.cpp
-    auto* vkdev = static_cast<vk::VulkanDevice*>(dev.impl_->backend.get());
+    auto* vkdev = static_cast<vk::VulkanDevice*>(ripple::detail::impl(dev)->backend.get());
     const VolkDeviceTable& t = vkdev->table();
     VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
     type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
@@ -410,7 +411,7 @@ TEST_CASE("interop::vulkanHandles gives the objects a Device runs on, and refuse
         return;
     }
     REQUIRE(h.ok());
-    auto* vkdev = static_cast<vk::VulkanDevice*>(dev.impl_->backend.get());
+    auto* vkdev = static_cast<vk::VulkanDevice*>(ripple::detail::impl(dev)->backend.get());
     CHECK(h->device == vkdev->handle());
     CHECK(h->instance != VK_NULL_HANDLE);
     CHECK(h->physicalDevice != VK_NULL_HANDLE);

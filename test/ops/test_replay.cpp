@@ -3,6 +3,7 @@
 // execute() submits the command buffer recorded the first time for the same operator and bindings. The
 // results must follow the buffers' new contents, the status words must be fresh each run, destroyed buffers
 // must never be reached through an old recording, and several threads may execute at once.
+#include "runtime/access.hpp"
 #include "runtime/objects.hpp"
 #include "runtime/replay.hpp"
 #include "support/gpu.hpp"
@@ -38,8 +39,8 @@ void poison(Device& dev, Buffer& b) {
 }
 
 size_t kept(const Operator& op) {
-    std::lock_guard<std::mutex> lock(op.impl_->replay->mutex);
-    return op.impl_->replay->replays.size();
+    std::lock_guard<std::mutex> lock(ripple::detail::impl(op)->replay->mutex);
+    return ripple::detail::impl(op)->replay->replays.size();
 }
 
 // Random FLOAT32 in [-8, 8): sums of a few differ in the last place by order, which the deterministic mode

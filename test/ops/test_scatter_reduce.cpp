@@ -2,6 +2,7 @@
 // Scatter reductions (ADD, MUL, MAX, MIN; SEMANTICS.md, ONNX ScatterND-18 / ScatterElements-18) on the
 // device against the CPU reference: every data type and reduction, many duplicates (1,000,000 updates into
 // 1,024 targets), neighbouring 8- and 16-bit targets updated at the same time, slices and non-last axes.
+#include "runtime/access.hpp"
 #include "scatter_cases.hpp"
 #include "support/parts.hpp"
 
@@ -115,7 +116,7 @@ void run(Desc& desc, const rt::HostTensor& in, const rt::HostTensor& ind, const 
         INFO(op.status().message());
         REQUIRE(op.ok());
         if (f32 && !rt::hlslRoundTrip()) { // the scatter pass's variant is the one intended
-            const std::string pass = op.value().impl_->kernels.back()->name;
+            const std::string pass = ripple::detail::impl(op.value())->kernels.back()->name;
             const bool fast = pref == KernelPreference::Auto && dev.adapter().features.float32AtomicAdd;
             INFO(pass);
             // ScatterElements ADD into at most 4096 elements, 16+ updates each: sums in shared memory first.
@@ -260,7 +261,7 @@ TEST_CASE("Scatter reductions over slices and along a non-last axis, with stride
                 if (elementSize(type) <= 4 && !rt::hlslRoundTrip()) {
                     auto op = rt::device().compile(d);
                     REQUIRE(op.ok());
-                    const std::string fusedPass = op.value().impl_->kernels.front()->name;
+                    const std::string fusedPass = ripple::detail::impl(op.value())->kernels.front()->name;
                     CHECK(fusedPass.rfind("scatter_elements_rows_reduce.", 0) == 0);
                 }
             }

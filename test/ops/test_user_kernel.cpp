@@ -2,6 +2,7 @@
 // Users' kernels (issue 20): test/kernels/advect.comp, compiled by ripple_add_kernels, recorded with
 // Device::compile(KernelDesc) and CommandRecorder::record beside an operator, ordered by the recorder.
 #include "ripple_ops_tests_kernels.hpp"
+#include "runtime/access.hpp"
 #include "runtime/objects.hpp"
 #include "support/gpu.hpp"
 #include "support/host_tensor.hpp"
@@ -68,7 +69,7 @@ TEST_CASE("A user kernel advects particles, then a TopK reads what it wrote: one
     // The TopK reads the positions the kernel writes, and each of its passes what the one before wrote
     // (one pass here; several where a device's limits take the tiles, e.g.
     // RIPPLE_DEVICE_PROFILE=mobile-vk11).
-    CHECK(rec->statistics().barriers == topk->impl_->plan.dispatches.size());
+    CHECK(rec->statistics().barriers == ripple::detail::impl(topk.value())->plan.dispatches.size());
     auto ticket = dev.submit(rec.value());
     REQUIRE(ticket.ok());
     REQUIRE(dev.wait(ticket.value()).ok());
