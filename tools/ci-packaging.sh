@@ -10,9 +10,10 @@
 #   4. add_subdirectory consumers, gcc and clang, the same program: nothing of ripple's lands in the
 #      consumer's top build folder or its install
 #   5. a BUILD_SHARED_LIBS=ON build: libripple.so.MAJOR.MINOR exports exactly the public API, as
-#      test/data/libripple-exports.txt lists (no internals, no std:: template instantiations); its samples run (ripple-run on the conformance cases, engine_interop, the README's
-#      code), and a consumer links it through find_package and through pkg-config
-#   6. the API reference (ripple_docs): doxygen with zero warnings
+#      test/data/libripple-exports.txt lists (no internals, no std:: template instantiations); its samples
+#      run (ripple-run on the conformance cases, engine_interop, the README's code), and a consumer links it
+#      through find_package and through pkg-config
+#   6. the API reference (ripple_docs): doxygen with zero warnings, and no impl_ in it
 # Needs the packages of tools/quickstart.sh, and installs clang and doxygen (as root or with sudo) when they
 # are missing. Output under $RIPPLE_PACKAGING_DIR (default: a new temporary folder).
 set -euo pipefail

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Which D3D12 headers: Windows' own (SDK, MinGW or DirectX-Headers) on Windows; vkd3d's on Linux, where
 // vkd3d implements D3D12 over Vulkan (its COM methods use the ms_abi its own headers declare, so calling it
-// through Microsoft's headers breaks; README, "D3D12: what is verified where").
+// through Microsoft's headers breaks; docs/D3D12.md, "What is verified where").
 #pragma once
 
 #ifndef NOMINMAX

@@ -47,7 +47,7 @@ constexpr uint32_t kMaxKernelBindings = 8;
 
 // SPIR-V as embedded: debug instructions stripped (spirv-opt --strip-debug), then every word as a LEB128
 // varint (kernels/spirv_pack.hpp), the bytes packed little-end first into 32-bit words. About 2.3x smaller
-// than the words themselves, which keeps a consumer's binary lean (README, "Using ripple from CMake").
+// than the words themselves, which keeps a consumer's binary lean (docs/USING.md, "Using ripple from CMake").
 struct PackedSpirv {
     const uint32_t* packed; // the varint bytes, four to a word
     uint32_t packedBytes;

@@ -3,7 +3,7 @@
 // committed buffers, root signatures from reflection, descriptor tables of raw views, state transitions,
 // UAV barriers, fences as tickets, upload and readback, driven with the DXBC fixtures of test/data/d3d12
 // (shader model 5.0; nothing on Linux compiles HLSL to DXBC). What this cannot prove: that fxc/dxc accept
-// ripple's HLSL, and anything about real Windows GPUs (README: "What is verified where").
+// ripple's HLSL, and anything about real Windows GPUs (docs/D3D12.md: "What is verified where").
 #include "d3d12/device.hpp" // includes d3d12_api.hpp first: its WIDL switch must precede the headers
 #include "runtime/access.hpp"
 
