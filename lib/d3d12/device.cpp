@@ -673,6 +673,10 @@ Status D3D12Device::wait(uint64_t ticket, uint64_t timeoutNs) {
 Result<bool> D3D12Device::isComplete(uint64_t ticket) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (lost_) return Status(StatusCode::DeviceLost, "the device was lost");
+    if (StatusCode f = takeFault(detail::FaultPoint::Wait); f != StatusCode::Ok) { // a poll, as wait()
+        if (f == StatusCode::DeviceLost) lost_ = true;
+        return injected(f, "isComplete");
+    }
     if (Status s = retire(); !s) return s;
     return retired_ >= ticket;
 }

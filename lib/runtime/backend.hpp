@@ -73,7 +73,8 @@ struct ExternalSync {
     std::vector<Transfer> acquires, releases;
 };
 
-// Where a test may make the back-end fail (fault injection).
+// Where a test may make the back-end fail (fault injection). Wait is the next wait or poll (isComplete):
+// Device::wait polls before it blocks on a GPU, and there the work is often complete before the block.
 enum class FaultPoint : uint32_t { Submit, Wait, Allocation };
 
 class BackendDevice {

@@ -594,6 +594,8 @@ Status VulkanDevice::finishWait(VkResult r, uint64_t ticket, uint64_t timeoutNs,
 Result<bool> VulkanDevice::isComplete(uint64_t ticket) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (lost_) return Status(StatusCode::DeviceLost, "the device was lost");
+    if (Status s = check(injected(detail::FaultPoint::Wait), "vkGetSemaphoreCounterValue"); !s)
+        return lost(s);
     auto completed = completedTicket();
     if (!completed) return completed.status();
     const uint64_t done = completed.value();

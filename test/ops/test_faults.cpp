@@ -136,6 +136,11 @@ TEST_CASE(
     CHECK(dev.wait(ticket.value()).code() == StatusCode::OutOfMemory);
     CHECK(dev.wait(ticket.value()).ok()); // the work itself was fine
     CHECK(work.correct());
+    // A poll is a wait too: on a GPU, Device::wait polls before it blocks, and the work is often done by
+    // then.
+    inject(dev, detail::FaultPoint::Wait, StatusCode::OutOfMemory);
+    CHECK(dev.isComplete(ticket.value()).status().code() == StatusCode::OutOfMemory);
+    CHECK(dev.isComplete(ticket.value()).value());
 
     std::fill(work.result.begin(), work.result.end(), -1);
     auto again = work.submit(dev);
