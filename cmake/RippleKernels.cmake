@@ -30,6 +30,18 @@ set(RIPPLE_GLSL_INCLUDE_DIR ${PROJECT_SOURCE_DIR}/glsl/include)
 set(RIPPLE_GLSL_PUBLIC_INCLUDE_DIR ${PROJECT_SOURCE_DIR}/glsl/public)
 set_property(GLOBAL PROPERTY RIPPLE_KERNEL_LINES "")
 set_property(GLOBAL PROPERTY RIPPLE_KERNEL_OUTPUTS "")
+set_property(GLOBAL PROPERTY RIPPLE_DXBC_LINES "")
+# Where built kernel artifacts are kept between builds, keyed by their inputs and the compiler's version
+# (today the D3D12 bytecode, cmake/RippleDxbc.cmake): builds that share it (the tests', the Windows
+# cross-build's) compile each variant once. Default: the RIPPLE_KERNEL_CACHE_DIR environment variable
+# (.ci/run sets it for all its builds), else inside this build.
+if(DEFINED ENV{RIPPLE_KERNEL_CACHE_DIR} AND NOT "$ENV{RIPPLE_KERNEL_CACHE_DIR}" STREQUAL "")
+    set(_ripple_kernel_cache "$ENV{RIPPLE_KERNEL_CACHE_DIR}")
+else()
+    set(_ripple_kernel_cache "${PROJECT_BINARY_DIR}/kernel-cache")
+endif()
+set(RIPPLE_KERNEL_CACHE_DIR "${_ripple_kernel_cache}" CACHE PATH
+    "Directory of compiled kernel artifacts shared between builds (keyed by content)")
 set_property(GLOBAL PROPERTY RIPPLE_ROUND_TRIP_LINES "")
 set_property(GLOBAL PROPERTY RIPPLE_ROUND_TRIP_OUTPUTS "")
 
@@ -81,6 +93,22 @@ function(_ripple_kernel_variant name source suffix defines)
         VERBATIM)
     set_property(GLOBAL APPEND_STRING PROPERTY RIPPLE_KERNEL_LINES "${variant} ${spv} ${stripped}\n")
     set_property(GLOBAL APPEND PROPERTY RIPPLE_KERNEL_OUTPUTS ${spv} ${stripped})
+    if(RIPPLE_DXBC_COMPILER AND NOT "RIPPLE_SMALL" IN_LIST defines)
+        # The D3D12 bytecode (cmake/RippleDxbc.cmake); an empty file for a variant with no D3D12 form.
+        set(dxbc ${out_dir}/${variant}.dxbc)
+        add_custom_command(
+            OUTPUT ${dxbc}
+            COMMAND ${CMAKE_COMMAND} -DEMBED=$<TARGET_FILE:ripple-embed> -DSPV=${spv}
+                    -DHLSL=${out_dir}/${variant}.d3d12.hlsl -DOUT=${dxbc} -DNAME=${variant}
+                    -DCOMPILER=${RIPPLE_DXBC_COMPILER} -DKIND=${RIPPLE_DXBC_COMPILER_KIND}
+                    "-DVERSION=${RIPPLE_DXBC_COMPILER_VERSION}" -DCACHE=${RIPPLE_KERNEL_CACHE_DIR}
+                    -P ${PROJECT_SOURCE_DIR}/cmake/RippleDxbc.cmake
+            DEPENDS ${spv} ripple-embed ${RIPPLE_DXBC_COMPILER} ${PROJECT_SOURCE_DIR}/cmake/RippleDxbc.cmake
+            COMMENT "dxbc ${variant}"
+            VERBATIM)
+        set_property(GLOBAL APPEND_STRING PROPERTY RIPPLE_DXBC_LINES "${variant} ${dxbc}\n")
+        set_property(GLOBAL APPEND PROPERTY RIPPLE_KERNEL_OUTPUTS ${dxbc})
+    endif()
     if(RIPPLE_PROFILE_KERNELS)
         # The PROFILE permutation (glsl/include/ripple/profile.glsl), "<variant>.profile", from the source
         # ripple_kernel() generated.
@@ -171,7 +199,8 @@ function(ripple_kernel name)
 endfunction()
 
 # Embeds every variant declared so far into the library's registry source, returned in <out_var>. The
-# D3D12 path's HLSL is embedded only in builds with that back-end (RIPPLE_HAS_D3D12).
+# D3D12 path's HLSL is embedded only in builds with that back-end (RIPPLE_HAS_D3D12), and its bytecode where
+# the build has an HLSL compiler (cmake/RippleHlslCompiler.cmake).
 function(ripple_embed_kernels out_var)
     set(cpp ${RIPPLE_KERNEL_DIR}/kernel_registry.cpp)
     set(list_file ${RIPPLE_KERNEL_DIR}/kernels.txt)
@@ -181,6 +210,12 @@ function(ripple_embed_kernels out_var)
     set(hlsl_flag "")
     if(RIPPLE_HAS_D3D12)
         set(hlsl_flag --hlsl)
+    endif()
+    if(RIPPLE_DXBC_COMPILER)
+        set(dxbc_list ${RIPPLE_KERNEL_DIR}/dxbc.txt)
+        get_property(dxbc_lines GLOBAL PROPERTY RIPPLE_DXBC_LINES)
+        file(CONFIGURE OUTPUT ${dxbc_list} CONTENT "${dxbc_lines}")
+        list(APPEND hlsl_flag --dxbc ${dxbc_list} "${RIPPLE_DXBC_COMPILER_VERSION}")
     endif()
     add_custom_command(
         OUTPUT ${cpp}

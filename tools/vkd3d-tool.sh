@@ -7,7 +7,8 @@
 #   libripple-vkd3d-shader.so.1   vkd3d-shader, renamed: a process with Debian 12's vkd3d 1.2 runtime has its
 #                                 libvkd3d-shader.so.1 loaded already
 #   libripple-glibc-compat.so     what they need of glibc 2.38 (tools/vkd3d/glibc_compat.c)
-# and DIR/bin/vkd3d-compiler, the command-line compiler, for diagnostics.
+# and DIR/bin/vkd3d-compiler, the command-line compiler, for diagnostics; DIR/bin/ripple-hlsl-dxbc, the build's
+# HLSL compiler on a Linux host (tools/vkd3d/hlsl_to_dxbc.c over the glue: cmake/RippleDxbc.cmake).
 # Nothing is installed; nothing of it enters libripple. Cached: a second run with the same version does nothing.
 # Why binaries: Debian 12 and trixie have vkd3d 1.2, and wine 10's bundled vkd3d 1.14 compiles no barrier or
 # atomic in HLSL. sid's vkd3d 2.1 does; its source package is listed but not served (404), its binaries are.
@@ -41,6 +42,8 @@ build_glue() {
     cc -shared -fPIC -O2 -fvisibility=hidden -DRIPPLE_GLUE_SOURCE_HASH="\"$hash\"" -I"$dir/include/vkd3d" \
         -o "$dir/lib/libripple-hlsl-vkd3d.so" "$root/tools/vkd3d/hlsl_glue.c" -L"$dir/lib" \
         -l:libripple-vkd3d-shader.so.1 -Wl,-rpath,'$ORIGIN'
+    cc -O2 -o "$dir/bin/ripple-hlsl-dxbc" "$root/tools/vkd3d/hlsl_to_dxbc.c" -L"$dir/lib" -lripple-hlsl-vkd3d \
+        -Wl,-rpath,'$ORIGIN/../lib'
 }
 if [[ -f $dir/.version && $(cat "$dir/.version") == "$version" ]]; then
     build_glue

@@ -160,6 +160,13 @@ struct DeviceOptions {
     /// apple-m1-moltenvk, intel-iris-xe, amd-rdna-wave64, amd-rdna-wave32, mobile-vk11 (Vulkan 1.1 without
     /// timeline semaphores, 64-bit integers or 16-bit storage). The subgroup size stays the adapter's.
     std::string profile;
+    /// D3D12 only: what to do for one of ripple's own kernel variants that this build embeds no bytecode
+    /// for (its build host had no HLSL compiler: ripple::d3d12BytecodeCompiler() is then empty). false (the
+    /// default): compile() returns Unsupported naming the variant. true: its HLSL is compiled at first use
+    /// with D3DCompile (shader model 5.1), which can take seconds a variant on a player's machine; the
+    /// bytecode then goes into pipelineCacheData(). Users' kernels (KernelSource) carry HLSL only and are
+    /// always compiled at run time. Vulkan ignores it.
+    bool compileHlslAtRunTime = false;
 };
 
 /// Lists the adapters of a backend.

@@ -80,6 +80,7 @@ void D3D12Device::log(LogLevel level, const std::string& message) const {
 Result<std::unique_ptr<D3D12Device>> D3D12Device::create(const DeviceOptions& options) {
     auto dev = std::unique_ptr<D3D12Device>(new D3D12Device());
     dev->log_ = options.log;
+    dev->compileHlslAtRunTime_ = options.compileHlslAtRunTime;
     IUnknown* adapter = nullptr;
     dev->adapter_.backend = Backend::D3D12;
 #if RIPPLE_D3D12_WINDOWS
@@ -132,6 +133,7 @@ Result<std::unique_ptr<D3D12Device>> D3D12Device::adopt(ID3D12Device* device, ID
         return Status(StatusCode::InvalidArgument, "adoptD3D12Device: device and queue must both be set");
     auto dev = std::unique_ptr<D3D12Device>(new D3D12Device());
     dev->log_ = options.log;
+    dev->compileHlslAtRunTime_ = options.compileHlslAtRunTime;
     dev->adapter_.backend = Backend::D3D12;
     dev->adapter_.name = "the engine's D3D12 device";
     dev->adapter_.type = AdapterType::Other;
@@ -373,21 +375,43 @@ void D3D12Device::loadCache(const std::vector<uint8_t>& data) {
     bytecodeCache_ = std::move(entries);
 }
 
-Result<std::vector<uint8_t>> D3D12Device::bytecode(const kernels::KernelInfo& kernel) {
+// Where a pipeline's bytecode comes from: a test's, the build's embedded DXBC (ripple's own variants, where
+// the build had an HLSL compiler), the loaded cache, or D3DCompile at run time (users' kernels; ripple's own
+// only with DeviceOptions::compileHlslAtRunTime). *cacheable: whether pipelineCacheData() should keep it (all
+// but the embedded bytecode, which every process has).
+Result<std::vector<uint8_t>> D3D12Device::bytecode(const kernels::KernelInfo& kernel, bool* cacheable) {
+    *cacheable = true;
     if (auto it = testBytecode_.find(kernel.name); it != testBytecode_.end()) return it->second;
+    if (kernel.dxbc.words) {
+        *cacheable = false;
+        std::vector<uint32_t> words;
+        if (!kernels::unpackSpirv(kernel.dxbc, words))
+            return Status(StatusCode::Internal, std::string("D3D12: the bytecode built into ripple for ") +
+                                                    kernel.name + " is damaged");
+        std::vector<uint8_t> out(words.size() * 4);
+        std::memcpy(out.data(), words.data(), out.size());
+        return out;
+    }
     if (auto it = bytecodeCache_.find(kernel.name); it != bytecodeCache_.end()) return it->second;
     if (!kernel.hlsl)
         return Status(StatusCode::Unsupported,
                       std::string("D3D12: kernel ") + kernel.name + " has no HLSL form");
+    const bool own = &kernel >= kernels::kKernels && &kernel < kernels::kKernels + kernels::kKernelCount;
+    if (own && !compileHlslAtRunTime_)
+        return Status(StatusCode::Unsupported,
+                      std::string("D3D12: this ripple was built without D3D12 bytecode for ") + kernel.name +
+                          " (its build host had no HLSL compiler; docs/D3D12.md), and "
+                          "DeviceOptions::compileHlslAtRunTime is off");
     return compileHlsl(kernel.hlsl, kernel.name);
 }
 
 Status D3D12Device::preparePipeline(const kernels::KernelInfo& kernel) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (pipelines_.count(kernel.name)) return {};
-    auto code = bytecode(kernel);
+    bool cacheable = false;
+    auto code = bytecode(kernel, &cacheable);
     if (!code) return code.status();
-    bytecodeCache_[kernel.name] = code.value(); // saved by pipelineCacheData()
+    if (cacheable) bytecodeCache_[kernel.name] = code.value(); // saved by pipelineCacheData()
     // Root signature from the reflection: root constants at b0, then one table of one raw view per binding.
     Pipeline p;
     // HLSL declares constant buffers in 16-byte registers, so the shader's b0 covers the push constants

@@ -97,7 +97,7 @@ class D3D12Device : public detail::BackendDevice {
     ID3D12CommandSignature* dispatchSignature();
 
   private:
-    Result<std::vector<uint8_t>> bytecode(const kernels::KernelInfo& kernel);
+    Result<std::vector<uint8_t>> bytecode(const kernels::KernelInfo& kernel, bool* cacheable);
     Status retire(); // caller holds mutex_
     // Ends `commands` into its slot, closed (on failure the slot goes back to the free ones).
     Status close(std::unique_ptr<detail::BackendCommandList> commands, ListSlot& slot);
@@ -106,6 +106,7 @@ class D3D12Device : public detail::BackendDevice {
 
     AdapterInfo adapter_;
     LogCallback log_;
+    bool compileHlslAtRunTime_ = false; // DeviceOptions::compileHlslAtRunTime
     ID3D12Device* device_ = nullptr;
     ID3D12CommandQueue* queue_ = nullptr;
     ID3D12Fence* fence_ = nullptr;

@@ -3,6 +3,7 @@
 
 #include "d3d12/d3d12_api.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -13,6 +14,25 @@
 
 namespace ripple::d3d12 {
 
+namespace {
+// A compiler's refusal of `name`: its messages, or that it gave none, and the HLSL's first lines, so that the
+// Status shows which source a compiler (Wine's d3dcompiler_47 says nothing) turned down.
+Status rejected(const char* compiler, const char* name, std::string messages, const char* hlsl) {
+    while (!messages.empty() && (messages.back() == '\n' || messages.back() == '\r')) messages.pop_back();
+    std::string text = std::string("D3D12: ") + compiler + " rejected the kernel " + name + ": " +
+                       (messages.empty() ? "(the compiler gave no message)" : messages.substr(0, 2000));
+    text += "; its HLSL begins:";
+    const char* p = hlsl;
+    for (int line = 0; line < 4 && *p; ++line) {
+        const char* end = std::strchr(p, '\n');
+        const size_t n = end ? static_cast<size_t>(end - p) : std::strlen(p);
+        text += "\n    " + std::string(p, n < 200 ? n : 200);
+        p += n + (end ? 1 : 0);
+    }
+    return Status(StatusCode::Internal, text);
+}
+} // namespace
+
 #if RIPPLE_D3D12_WINDOWS
 
 Result<std::vector<uint8_t>> compileHlsl(const char* hlsl, const char* name) {
@@ -21,9 +41,14 @@ Result<std::vector<uint8_t>> compileHlsl(const char* hlsl, const char* name) {
     HRESULT hr = D3DCompile(hlsl, std::strlen(hlsl), name, nullptr, nullptr, "main", "cs_5_1",
                             D3DCOMPILE_OPTIMIZATION_LEVEL3, 0, &blob, &errors);
     if (FAILED(hr)) {
-        std::string why = errors ? static_cast<const char*>(errors->GetBufferPointer()) : "";
+        std::string why = errors ? std::string(static_cast<const char*>(errors->GetBufferPointer()),
+                                               errors->GetBufferSize())
+                                 : std::string();
         if (errors) errors->Release();
-        return Status(StatusCode::Internal, std::string("D3D12: D3DCompile rejected ") + name + ": " + why);
+        while (!why.empty() && why.back() == '\0') why.pop_back();
+        char code[16];
+        std::snprintf(code, sizeof code, "0x%08lx", static_cast<unsigned long>(hr));
+        return rejected((std::string("D3DCompile (HRESULT ") + code + ")").c_str(), name, why, hlsl);
     }
     if (errors) errors->Release();
     auto* p = static_cast<const uint8_t*>(blob->GetBufferPointer());
@@ -95,8 +120,7 @@ Result<std::vector<uint8_t>> compileHlsl(const char* hlsl, const char* name) {
     std::string why = messages ? messages : "";
     g.release(code, messages);
     if (result != 0 || out.empty())
-        return Status(StatusCode::Internal, std::string("D3D12: vkd3d-shader rejected ") + name + " (" +
-                                                std::to_string(result) + "): " + why);
+        return rejected(("vkd3d-shader (" + std::to_string(result) + ")").c_str(), name, why, hlsl);
     return out;
 }
 

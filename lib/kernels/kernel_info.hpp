@@ -69,11 +69,17 @@ struct KernelInfo {
     // Bytes of workgroup (shared) memory the variant declares (kernels/spirv_shared.hpp): a device with a
     // smaller maxComputeSharedMemorySize never gets it.
     uint32_t sharedBytes;
+    // The D3D12 bytecode (DXBC, shader model 5.1) the build compiled from `hlsl` (cmake/RippleDxbc.cmake),
+    // packed as the SPIR-V is (words: its size / 4); empty ({nullptr, 0, 0}) where `hlsl` is null or the
+    // build host had no HLSL compiler (cmake/RippleHlslCompiler.cmake).
+    PackedSpirv dxbc = {nullptr, 0, 0};
 };
 
 // The generated table (kernel_registry.cpp).
 extern const KernelInfo kKernels[];
 extern const uint32_t kKernelCount;
+// The HLSL compiler that made the table's DXBC, with its version; "" when it holds none.
+extern const char* const kDxbcCompiler;
 
 // Finds a variant by name; nullptr when the build has no such variant.
 const KernelInfo* findKernel(std::string_view name);

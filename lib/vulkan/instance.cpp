@@ -33,6 +33,27 @@ Status loadVulkan() {
     return {};
 }
 
+// The loader's Vulkan version, 1.1 or later; otherwise NoDevice saying which step failed. volk's
+// volkGetInstanceVersion() reports 1.0 both for a 1.0 loader and for a vkEnumerateInstanceVersion that fails,
+// which Wine's winevulkan does when its display driver (X11) cannot load: the loader is fine, no driver is.
+Result<uint32_t> instanceVersion() {
+    if (!vkEnumerateInstanceVersion)
+        return Status(StatusCode::NoDevice, "the Vulkan loader is a Vulkan 1.0 one (it has no "
+                                            "vkEnumerateInstanceVersion); ripple needs Vulkan 1.1");
+    uint32_t version = 0;
+    if (VkResult r = vkEnumerateInstanceVersion(&version); r != VK_SUCCESS)
+        return Status(StatusCode::NoDevice,
+                      "the Vulkan loader's vkEnumerateInstanceVersion failed (VkResult " +
+                          std::to_string(static_cast<int>(r)) +
+                          "): the loader is present but cannot reach a driver (under Wine: its Vulkan "
+                          "goes through its display driver, which needs an X display, e.g. Xvfb)");
+    if (version < VK_API_VERSION_1_1)
+        return Status(StatusCode::NoDevice,
+                      "the Vulkan loader reports Vulkan " + std::to_string(VK_API_VERSION_MAJOR(version)) +
+                          "." + std::to_string(VK_API_VERSION_MINOR(version)) + "; ripple needs Vulkan 1.1");
+    return version;
+}
+
 bool hasInstanceExtension(const char* name) {
     uint32_t count = 0;
     vkEnumerateInstanceExtensionProperties(nullptr, &count, nullptr);
@@ -84,13 +105,12 @@ Result<std::unique_ptr<Instance>> Instance::create(bool validation, LogCallback 
     auto inst = std::unique_ptr<Instance>(new Instance());
     inst->log_ = std::move(log);
 
-    uint32_t loaderVersion = volkGetInstanceVersion();
+    auto loaderVersion = instanceVersion();
+    if (!loaderVersion) return loaderVersion.status();
     VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
     app.pApplicationName = "ripple";
     app.pEngineName = "ripple";
-    app.apiVersion = loaderVersion >= VK_API_VERSION_1_2 ? VK_API_VERSION_1_2 : VK_API_VERSION_1_1;
-    if (loaderVersion < VK_API_VERSION_1_1)
-        return Status(StatusCode::NoDevice, "the Vulkan loader is older than Vulkan 1.1, which ripple needs");
+    app.apiVersion = loaderVersion.value() >= VK_API_VERSION_1_2 ? VK_API_VERSION_1_2 : VK_API_VERSION_1_1;
 
     // debug_utils whenever present: labels and object names cost nothing and show in RenderDoc.
     std::vector<const char*> extensions;

@@ -29,6 +29,16 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <vector>
+
+#if defined(_WIN32)
+#ifndef NOMINMAX
+#define NOMINMAX
+#endif
+#include <windows.h>
+
+#include <shellapi.h> // CommandLineToArgvW
+#endif
 
 namespace {
 
@@ -275,18 +285,21 @@ int listDevices() {
         std::printf("   kernels: %s%s\n",
                     scans ? "fast (subgroup scans with full subgroups" : "portable scans (shared memory",
                     f.storage8 && f.storage16 ? ", native 8/16-bit storage)" : ", 32-bit words)");
-        // The strategies: ripple's full-size kernels take up to 512 invocations, 27,920 bytes of shared memory
-        // and 7 storage buffers (docs/ARCHITECTURE.md); below those, the small-device variants take over.
+        // The strategies: ripple's full-size kernels take up to 512 invocations, 27,920 bytes of shared
+        // memory and 7 storage buffers (docs/ARCHITECTURE.md); below those, the small-device variants take
+        // over.
         const bool all = f.maxComputeWorkGroupInvocations >= 512 && f.maxComputeWorkGroupSize[0] >= 512 &&
                          f.maxComputeSharedMemorySize >= 27920 && f.maxPerStageDescriptorStorageBuffers >= 7;
-        const bool fullSize = f.maxComputeWorkGroupInvocations >= 256 && f.maxComputeWorkGroupSize[0] >= 256 &&
+        const bool fullSize = f.maxComputeWorkGroupInvocations >= 256 &&
+                              f.maxComputeWorkGroupSize[0] >= 256 &&
                               f.maxPerStageDescriptorStorageBuffers >= 7;
         std::printf("   strategies: %s\n",
-                    all        ? "all"
-                    : fullSize ? "those whose kernels fit; the others planned again with small-device variants"
-                               : "small-device variants (128 invocations, params in a uniform buffer): TopK as "
-                                 "tiles and merges, the scatters as element passes, the deterministic sort's "
-                                 "scatter in two dispatches");
+                    all ? "all"
+                    : fullSize
+                        ? "those whose kernels fit; the others planned again with small-device variants"
+                        : "small-device variants (128 invocations, params in a uniform buffer): TopK as "
+                          "tiles and merges, the scatters as element passes, the deterministic sort's "
+                          "scatter in two dispatches");
         if (!opened.empty()) std::printf("%s\n", opened.c_str() + 1);
     }
     return kOk;
@@ -466,6 +479,27 @@ int run(const Args& args) {
 } // namespace
 
 int main(int argc, char** argv) {
+#if defined(_WIN32)
+    // The arguments as UTF-8, from Windows' UTF-16 command line: argv is in the ANSI code page, which turns
+    // characters outside it (a user's name in a path) into '?'. npy.cpp opens files by their wide names.
+    int wideCount = 0;
+    wchar_t** wide = CommandLineToArgvW(GetCommandLineW(), &wideCount);
+    std::vector<std::string> utf8Args;
+    std::vector<char*> utf8Argv;
+    if (wide) {
+        for (int i = 0; i < wideCount; ++i) {
+            const int n = WideCharToMultiByte(CP_UTF8, 0, wide[i], -1, nullptr, 0, nullptr, nullptr);
+            std::string a(n > 0 ? static_cast<size_t>(n) : 1, '\0');
+            if (n > 0) WideCharToMultiByte(CP_UTF8, 0, wide[i], -1, a.data(), n, nullptr, nullptr);
+            a.resize(std::strlen(a.c_str()));
+            utf8Args.push_back(std::move(a));
+        }
+        LocalFree(wide);
+        for (std::string& a : utf8Args) utf8Argv.push_back(a.data());
+        argc = wideCount;
+        argv = utf8Argv.data();
+    }
+#endif
     Args args;
     std::string error;
     if (!parse(argc, argv, args, error)) return fail(kInvalid, error);

@@ -17,6 +17,17 @@
 
 namespace npy {
 
+// A path given as UTF-8 (ripple-run's arguments are UTF-8 on every system: main() converts Windows' UTF-16
+// command line), as the file system's own: on Windows the wide path that _wfopen and MoveFileExW take, so
+// that names outside the ANSI code page open.
+std::filesystem::path fsPath(const std::string& utf8) {
+#if defined(_WIN32)
+    return std::filesystem::u8path(utf8);
+#else
+    return std::filesystem::path(utf8);
+#endif
+}
+
 uint64_t Array::count() const {
     uint64_t n = 1;
     for (uint32_t d : shape) n = d != 0 && n > UINT64_MAX / d ? UINT64_MAX : n * d; // saturates
@@ -189,7 +200,7 @@ class HeaderParser {
 } // namespace
 
 bool load(const std::string& path, Array& out, std::string& error) {
-    std::ifstream f(path, std::ios::binary);
+    std::ifstream f(fsPath(path), std::ios::binary);
     if (!f) return error = "cannot open " + printable(path), false;
     return read(f, path, out, error);
 }
@@ -256,11 +267,11 @@ bool read(std::istream& f, const std::string& name, Array& out, std::string& err
 
 bool writableOutput(const std::string& path, std::string& error) {
     std::error_code ec;
-    const std::filesystem::file_status st = std::filesystem::symlink_status(path, ec);
+    const std::filesystem::file_status st = std::filesystem::symlink_status(fsPath(path), ec);
     if (ec && st.type() != std::filesystem::file_type::not_found)
         return error = printable(path) + ": cannot examine it (" + ec.message() + ")", false;
     if (st.type() == std::filesystem::file_type::not_found) { // then its folder must exist, to be written
-        std::filesystem::path folder = std::filesystem::path(path).parent_path();
+        std::filesystem::path folder = fsPath(path).parent_path();
         if (folder.empty()) folder = ".";
         if (!std::filesystem::is_directory(folder, ec))
             return error = printable(path) + ": its folder does not exist", false;
@@ -281,7 +292,8 @@ bool save(const std::string& path, const Array& array, std::string& error) {
     size_t total = 10 + header.size() + 1;
     header.append((64 - total % 64) % 64, ' ');
     header += '\n';
-    std::string tmp = path + ".partial";
+    const std::filesystem::path target = fsPath(path), tmp = fsPath(path + ".partial");
+    std::error_code ec;
     {
         std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
         uint16_t len = static_cast<uint16_t>(header.size());
@@ -293,18 +305,19 @@ bool save(const std::string& path, const Array& array, std::string& error) {
                 static_cast<std::streamsize>(array.data.size()));
         f.flush();
         if (!f) {
-            std::remove(tmp.c_str());
+            f.close();
+            std::filesystem::remove(tmp, ec);
             return error = "cannot write " + printable(path), false;
         }
     }
 #if defined(_WIN32)
     const bool moved =
-        MoveFileExA(tmp.c_str(), path.c_str(), MOVEFILE_REPLACE_EXISTING) != 0; // rename won't replace
+        MoveFileExW(tmp.c_str(), target.c_str(), MOVEFILE_REPLACE_EXISTING) != 0; // rename won't replace
 #else
-    const bool moved = std::rename(tmp.c_str(), path.c_str()) == 0;
+    const bool moved = std::rename(tmp.c_str(), target.c_str()) == 0;
 #endif
     if (!moved) {
-        std::remove(tmp.c_str());
+        std::filesystem::remove(tmp, ec);
         return error = "cannot write " + printable(path), false;
     }
     return true;

@@ -7,6 +7,7 @@
 // embeds where the D3D12 back-end is built, which is checked to be identical).
 #include "kernels/round_trip.hpp"
 #include "kernels/spirv_pack.hpp"
+#include "ripple/version.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -102,6 +103,35 @@ TEST_CASE("Every embedded kernel unpacks to a SPIR-V module of its declared leng
     }
     CHECK(findKernel("no_such_kernel") == nullptr);
     CHECK(packed * 2 < unpacked); // the packing is worth having
+}
+
+TEST_CASE("Where the build had an HLSL compiler, every variant with HLSL embeds its DXBC, and no other",
+          "[unit][hlsl]") {
+    const std::string compiler = ripple::d3d12BytecodeCompiler();
+    CHECK(compiler == kDxbcCompiler);
+#if !defined(RIPPLE_HAS_D3D12)
+    CHECK(compiler.empty()); // no D3D12 back-end, no bytecode
+#endif
+    uint32_t embedded = 0;
+    std::vector<uint32_t> words;
+    for (uint32_t i = 0; i < kKernelCount; ++i) {
+        const KernelInfo& k = kKernels[i];
+        INFO(k.name);
+        if (compiler.empty() || !k.hlsl) {
+            CHECK(k.dxbc.words == 0); // nothing compiled it, or nothing to compile
+            CHECK(k.dxbc.packed == nullptr);
+            continue;
+        }
+        REQUIRE(k.dxbc.words > 8);
+        REQUIRE(unpackSpirv(k.dxbc, words));
+        REQUIRE(words.size() == k.dxbc.words);
+        CHECK(std::memcmp(words.data(), "DXBC", 4) == 0); // a DXBC container
+        CHECK(words[6] == words.size() * 4);              // of the size its header gives
+        ++embedded;
+    }
+    if (!compiler.empty()) CHECK(embedded >= 40); // copy, both scatters' portable variants, every TopK kernel
+    INFO("the D3D12 bytecode's compiler: " << (compiler.empty() ? "none" : compiler));
+    SUCCEED();
 }
 
 TEST_CASE("The SPIR-V packing round-trips every word and rejects malformed data", "[unit][kernels]") {

@@ -11,17 +11,97 @@
 #include <unistd.h>
 
 /* vkd3d-shader 2.1 does not know the storage class 'globallycoherent' (docs/D3D12.md): blanked here, in a
- * copy. Over Vulkan its UAVs are then coherent within a workgroup only; ripple's kernels that need more
- * (chained scans) are checked by the d3d12-real tests on lavapipe, where all memory is coherent, and by
- * nothing else. */
-static char* without_globallycoherent(const char* source, size_t length) {
+ * copy, and put back into the bytecode (restore_globally_coherent) for the UAV registers it was on, so that
+ * the DXBC means what fxc's would on a real GPU. *coherent gets one bit per register uN, N < 64. */
+static void blank_globallycoherent(char* copy, uint64_t* coherent) {
     static const char word[] = "globallycoherent";
-    char* copy = malloc(length + 1);
-    if (!copy) return NULL;
-    memcpy(copy, source, length);
-    copy[length] = 0;
-    for (char* p = strstr(copy, word); p; p = strstr(p, word)) memset(p, ' ', sizeof word - 1);
-    return copy;
+    *coherent = 0;
+    for (char* p = strstr(copy, word); p; p = strstr(p, word)) {
+        memset(p, ' ', sizeof word - 1);
+        /* SPIRV-Cross writes one declaration a line: "... name : register(uN, space0);" */
+        const char* end = strchr(p, '\n');
+        const char* reg = strstr(p, "register(u");
+        if (reg && (!end || reg < end)) {
+            const unsigned long n = strtoul(reg + 10, NULL, 10);
+            if (n < 64) *coherent |= 1ull << n;
+        }
+    }
+}
+
+static int starts_loop(const char* p) {
+    return strncmp(p, "for (", 5) == 0 || strncmp(p, "while (", 7) == 0 ||
+           (strncmp(p, "do", 2) == 0 && (p[2] == '\n' || p[2] == ' ' || p[2] == '{' || p[2] == '\r'));
+}
+
+/* vkd3d-shader 2.1 unrolls every loop of constant bounds, [unroll] or not, and its compile time grows steeply
+ * with the unrolled code (docs/D3D12.md: topk_chunk 45 s, topk_lane's K 16 and 32 variants over 5 minutes).
+ * So for vkd3d every loop is a [loop]: the same program, compiled in a second or two, with the unrolling left
+ * to the driver's compiler. fxc (a Windows build host) gets SPIRV-Cross's HLSL as it is. Returns a new
+ * string (*length updated), NULL when out of memory. */
+static char* vkd3d_source(const char* source, size_t* length, uint64_t* coherent) {
+    size_t loops = 0;
+    for (const char* p = source; p < source + *length; ++p)
+        if ((p == source || p[-1] == '\n' || p[-1] == ' ') && starts_loop(p)) ++loops;
+    char* out = malloc(*length + 8 * loops + 1);
+    if (!out) return NULL;
+    size_t n = 0;
+    int attributed = 0; /* the previous line was a loop attribute */
+    for (const char* line = source; line < source + *length;) {
+        const char* eol = memchr(line, '\n', (size_t)(source + *length - line));
+        const size_t len = eol ? (size_t)(eol - line) + 1 : (size_t)(source + *length - line);
+        const char* text = line;
+        while (text < line + len && (*text == ' ' || *text == '\t')) ++text;
+        const size_t indent = (size_t)(text - line);
+        if (strncmp(text, "[unroll]", 8) == 0) {
+            memcpy(out + n, line, indent);
+            n += indent;
+            memcpy(out + n, "[loop]", 6);
+            n += 6;
+            memcpy(out + n, text + 8, len - indent - 8);
+            n += len - indent - 8;
+            attributed = 1;
+        } else if (starts_loop(text) && !attributed) {
+            memcpy(out + n, line, indent);
+            n += indent;
+            memcpy(out + n, "[loop] ", 7);
+            n += 7;
+            memcpy(out + n, text, len - indent);
+            n += len - indent;
+        } else {
+            memcpy(out + n, line, len);
+            n += len;
+            if (text < line + len && *text != '\n' && *text != '\r') attributed = *text == '[';
+        }
+        line += len;
+    }
+    out[n] = 0;
+    *length = n;
+    blank_globallycoherent(out, coherent);
+    return out;
+}
+
+/* Sets D3D11_SB_GLOBALLY_COHERENT_ACCESS (bit 16 of the opcode token) on the dcl_uav_raw/_structured/_typed
+ * declarations of the registers in `coherent`: shader model 5.1's operand holds (id, lower, upper) and the
+ * register is the lower bound; 5.0's holds the register alone. Returns the declarations changed. */
+static unsigned restore_globally_coherent(uint32_t* t, size_t count, uint64_t coherent) {
+    unsigned changed = 0;
+    if (!coherent || count < 2 || t[1] > count) return 0;
+    for (size_t i = 2; i < t[1];) {
+        const uint32_t op = t[i] & 0x7ff;
+        size_t length = (t[i] >> 24) & 0x7f;
+        if (op == 0x35 && i + 1 < t[1]) length = t[i + 1]; /* customdata: its length follows */
+        if (!length || i + length > t[1]) break;
+        if (op >= 0x9c && op <= 0x9e && length >= 3) { /* dcl_uav_typed, _raw, _structured */
+            const uint32_t dims = (t[i + 1] >> 20) & 3;
+            const uint32_t reg = dims == 3 && length >= 5 ? t[i + 3] : t[i + 2];
+            if (reg < 64 && (coherent >> reg & 1) && !(t[i] & 0x10000)) {
+                t[i] |= 0x10000;
+                ++changed;
+            }
+        }
+        i += length;
+    }
+    return changed;
 }
 
 /* vkd3d 1.2's DXBC-to-SPIR-V (Debian 12's runtime) turns "mov r0.yzw, r1.xyzw" (temps on both sides, a
@@ -59,9 +139,9 @@ static unsigned repeat_unused_lanes(uint32_t* t, size_t count) {
     return changed;
 }
 
-/* The DXBC in *code with repeat_unused_lanes() applied to its shader program section, re-serialised (vkd3d
- * checks the container's checksum). */
-static int patch_masked_moves(struct vkd3d_shader_code* code) {
+/* The DXBC in *code with repeat_unused_lanes() and restore_globally_coherent() applied to its shader program
+ * section, re-serialised (vkd3d checks the container's checksum). */
+static int patch_program(struct vkd3d_shader_code* code, uint64_t coherent) {
     /* The program's section: SHEX (shader model 5) or SHDR (4, and vkd3d-shader 2.1's 5.1). */
     const uint32_t shex = 'S' | 'H' << 8 | 'E' << 16 | (uint32_t)'X' << 24;
     const uint32_t shdr = 'S' | 'H' << 8 | 'D' << 16 | (uint32_t)'R' << 24;
@@ -80,7 +160,8 @@ static int patch_masked_moves(struct vkd3d_shader_code* code) {
             break;
         }
         memcpy(tokens, desc.sections[i].data.code, desc.sections[i].data.size);
-        changed = repeat_unused_lanes(tokens, desc.sections[i].data.size / 4);
+        changed = repeat_unused_lanes(tokens, desc.sections[i].data.size / 4) +
+                  restore_globally_coherent(tokens, desc.sections[i].data.size / 4, coherent);
         sections[i].data.code = tokens;
     }
     if (!result && changed) {
@@ -172,7 +253,8 @@ __attribute__((visibility("default"))) int ripple_hlsl_to_dxbc(const char* sourc
         *size = out.size;
         return 0;
     }
-    char* copy = without_globallycoherent(source, length);
+    uint64_t coherent = 0;
+    char* copy = vkd3d_source(source, &length, &coherent);
     if (!copy) return VKD3D_ERROR_OUT_OF_MEMORY;
     hlsl.entry_point = entry;
     hlsl.profile = profile;
@@ -185,11 +267,20 @@ __attribute__((visibility("default"))) int ripple_hlsl_to_dxbc(const char* sourc
     info.source_name = name;
     int result = vkd3d_shader_compile(&info, &out, messages);
     free(copy);
-    if (!result) result = patch_masked_moves(&out);
+    if (!result) result = patch_program(&out, coherent);
     if (!result && cached) cache_write(path, &out);
     *code = (void*)out.code;
     *size = out.size;
     return result;
+}
+
+/* The compiler's name and version, and the glue's source hash: what the build names and keys its DXBC by. */
+__attribute__((visibility("default"))) const char* ripple_hlsl_compiler_version(void) {
+    static char text[256];
+    if (!text[0])
+        snprintf(text, sizeof text, "%s, ripple glue %s", vkd3d_shader_get_version(NULL, NULL),
+                 RIPPLE_GLUE_SOURCE_HASH);
+    return text;
 }
 
 __attribute__((visibility("default"))) void ripple_hlsl_free(void* code, char* messages) {
