@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Cross-builds ripple for Windows x64 with MinGW-w64 on Debian 12: the library (Vulkan and D3D12 back-ends),
-# ripple-run, ripple-bench and the test executables, statically linked. Nothing here can run them; it
-# proves they build. Run as root or with sudo (for apt-get only). Output: build-windows/.
+# Cross-builds ripple for Windows x64 with MinGW-w64 on Debian 12: the library (Vulkan and D3D12 back-ends, with
+# the D3D12 bytecode compiled at build time by tools/vkd3d-tool.sh's vkd3d-shader), ripple-run, ripple-bench,
+# the samples and the test executables, statically linked. tools/ci-wine.sh runs them under Wine. Run as root
+# or with sudo (for apt-get only). Output: build-windows/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v x86_64-w64-mingw32-g++-posix >/dev/null; then
@@ -11,14 +12,17 @@ if ! command -v x86_64-w64-mingw32-g++-posix >/dev/null; then
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends g++-mingw-w64-x86-64
 fi
+# The D3D12 bytecode's compiler (cmake/RippleHlslCompiler.cmake finds it in build-tools/vkd3d).
+bash tools/vkd3d-tool.sh build-tools/vkd3d
 # The build runs ripple-embed on this machine: build it natively first.
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build --target ripple-embed
 cmake -S . -B build-windows -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/mingw-w64-x86_64.cmake \
-    -DRIPPLE_EMBED_EXECUTABLE="$PWD/build/tools/ripple-embed/ripple-embed"
+    -DRIPPLE_EMBED_EXECUTABLE="$PWD/build/tools/ripple-embed/ripple-embed" -DRIPPLE_D3D12_BYTECODE=ON
 cmake --build build-windows
-for exe in samples/ripple-run/ripple-run.exe bench/ripple-bench.exe test/ripple-unit-tests.exe test/ripple-ops-tests.exe; do
+for exe in samples/ripple-run/ripple-run.exe samples/particles/ripple-particles.exe bench/ripple-bench.exe \
+    test/ripple-unit-tests.exe test/ripple-ops-tests.exe; do
     [[ -f build-windows/$exe ]] || { echo "windows cross-build: $exe is missing" >&2; exit 1; }
 done
 echo "windows cross-build: ok (build-windows/: ripple-run.exe, ripple-bench.exe, ripple-unit-tests.exe, ripple-ops-tests.exe)"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Recording D3D12 commands: raw SRV/UAV views in the list's shader-visible heap, root constants, explicit
-// buffer state transitions (every buffer starts and ends a list in COMMON), global UAV barriers.
+// Recording D3D12 commands: root constants and root SRV/UAV descriptors per dispatch, typed views in the
+// list's heaps for fills, explicit buffer state transitions (every buffer starts and ends a list in COMMON),
+// global UAV barriers.
 #include "d3d12/device.hpp"
 
 #include <algorithm>
@@ -64,20 +65,10 @@ void D3D12CommandList::dispatch(const kernels::KernelInfo& kernel,
                                 const std::vector<detail::BufferRange>& bindings, const uint32_t* push,
                                 const uint32_t groups[3], const detail::BufferRange* indirect) {
     if (!status.ok()) return;
-    if (descriptorsUsed_ + kernel.bindingCount > 8192) {
-        status = Status(StatusCode::Unsupported, "D3D12: more than 8192 bindings in one submission");
-        return;
-    }
     const Pipeline& p = device_.pipeline(kernel);
-    ID3D12Device* dev = device_.handle();
-    const UINT step = dev->GetDescriptorHandleIncrementSize(D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
-    D3D12_CPU_DESCRIPTOR_HANDLE cpu = slot_.heap->GetCPUDescriptorHandleForHeapStart();
-    D3D12_GPU_DESCRIPTOR_HANDLE gpu = slot_.heap->GetGPUDescriptorHandleForHeapStart();
-    cpu.ptr += static_cast<SIZE_T>(descriptorsUsed_) * step;
-    gpu.ptr += static_cast<UINT64>(descriptorsUsed_) * step;
     // D3D12 holds a buffer in one state: a range read through an SRV of a buffer that this dispatch also
     // writes through a UAV (ranges of one scratch buffer, as the deterministic scatter's sort binds them) is
-    // read from a copy, made here, before any view.
+    // read from a copy, made here, before any binding.
     detail::BufferRange ranges[kernels::kMaxKernelBindings];
     for (uint32_t i = 0; i < kernel.bindingCount; ++i) ranges[i] = bindings[kernel.bindings[i].binding];
     for (uint32_t i = 0; i < kernel.bindingCount; ++i) {
@@ -94,40 +85,23 @@ void D3D12CommandList::dispatch(const kernels::KernelInfo& kernel,
         ranges[i] = copy.value();
     }
     for (uint32_t i = 0; i < kernel.bindingCount; ++i) {
-        const detail::BufferRange& r = ranges[i];
-        auto* buffer = static_cast<D3D12Buffer*>(r.buffer);
-        D3D12_CPU_DESCRIPTOR_HANDLE at{cpu.ptr + static_cast<SIZE_T>(i) * step};
-        if (kernel.bindings[i].readOnly) {
-            transition(buffer, D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE);
-            D3D12_SHADER_RESOURCE_VIEW_DESC v{};
-            // StructuredBuffer<uint> (ripple-embed's portable HLSL): structured views of 4-byte elements.
-            v.Format = DXGI_FORMAT_UNKNOWN;
-            v.ViewDimension = D3D12_SRV_DIMENSION_BUFFER;
-            v.Shader4ComponentMapping = D3D12_DEFAULT_SHADER_4_COMPONENT_MAPPING;
-            v.Buffer.FirstElement = r.offset / 4;
-            v.Buffer.NumElements = static_cast<UINT>(r.size / 4);
-            v.Buffer.StructureByteStride = 4;
-            dev->CreateShaderResourceView(buffer->resource, &v, at);
-        } else {
-            transition(buffer, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
-            D3D12_UNORDERED_ACCESS_VIEW_DESC v{};
-            v.Format = DXGI_FORMAT_UNKNOWN;
-            v.ViewDimension = D3D12_UAV_DIMENSION_BUFFER;
-            v.Buffer.FirstElement = r.offset / 4;
-            v.Buffer.NumElements = static_cast<UINT>(r.size / 4);
-            v.Buffer.StructureByteStride = 4;
-            dev->CreateUnorderedAccessView(buffer->resource, nullptr, &v, at);
-        }
+        auto* buffer = static_cast<D3D12Buffer*>(ranges[i].buffer);
+        transition(buffer, kernel.bindings[i].readOnly ? D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE
+                                                       : D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
     }
-    descriptorsUsed_ += kernel.bindingCount;
     slot_.list->SetComputeRootSignature(p.root);
     slot_.list->SetPipelineState(p.state);
-    UINT table = 0;
-    if (p.constants) {
-        slot_.list->SetComputeRoot32BitConstants(0, p.pushWords, push, 0);
-        table = 1;
+    if (p.constants) slot_.list->SetComputeRoot32BitConstants(0, p.pushWords, push, 0);
+    // Root descriptors (the pipeline's root signature): each binding by its range's GPU address. The
+    // kernels index 4-byte elements from there and never read a view's size.
+    for (uint32_t i = 0; i < kernel.bindingCount; ++i) {
+        auto* buffer = static_cast<D3D12Buffer*>(ranges[i].buffer);
+        const D3D12_GPU_VIRTUAL_ADDRESS at = buffer->resource->GetGPUVirtualAddress() + ranges[i].offset;
+        if (kernel.bindings[i].readOnly)
+            slot_.list->SetComputeRootShaderResourceView(p.firstBinding + i, at);
+        else
+            slot_.list->SetComputeRootUnorderedAccessView(p.firstBinding + i, at);
     }
-    slot_.list->SetComputeRootDescriptorTable(table, gpu);
     if (indirect) {
         ID3D12CommandSignature* signature = device_.dispatchSignature();
         if (!signature) {

@@ -412,23 +412,18 @@ Status D3D12Device::preparePipeline(const kernels::KernelInfo& kernel) {
     auto code = bytecode(kernel, &cacheable);
     if (!code) return code.status();
     if (cacheable) bytecodeCache_[kernel.name] = code.value(); // saved by pipelineCacheData()
-    // Root signature from the reflection: root constants at b0, then one table of one raw view per binding.
+    // Root signature from the reflection: root constants at b0, then one root descriptor per binding (SRV
+    // tN or UAV uN of a structured buffer, set by its GPU address). Root descriptors, not a descriptor table:
+    // no view to write per dispatch, no heap to fill, and Wine 8.0's vkd3d (1.6) rejects every descriptor
+    // table on a Vulkan device without VK_EXT_descriptor_indexing, such as Debian 12's lavapipe
+    // (docs/D3D12.md). ripple's kernels bound every access themselves; they never rely on a view's bounds.
     Pipeline p;
     // HLSL declares constant buffers in 16-byte registers, so the shader's b0 covers the push constants
     // rounded up to 16 bytes; a root signature with fewer constants than that does not match it (vkd3d's
     // SPIR-V then declares a push-constant block larger than the layout's range).
     p.pushWords = kernel.pushConstantBytes / 4;
     p.constants = (p.pushWords + 3) / 4 * 4;
-    D3D12_DESCRIPTOR_RANGE ranges[kernels::kMaxKernelBindings];
-    for (uint32_t i = 0; i < kernel.bindingCount; ++i) {
-        ranges[i].RangeType =
-            kernel.bindings[i].readOnly ? D3D12_DESCRIPTOR_RANGE_TYPE_SRV : D3D12_DESCRIPTOR_RANGE_TYPE_UAV;
-        ranges[i].NumDescriptors = 1;
-        ranges[i].BaseShaderRegister = kernel.bindings[i].binding;
-        ranges[i].RegisterSpace = 0;
-        ranges[i].OffsetInDescriptorsFromTableStart = i;
-    }
-    D3D12_ROOT_PARAMETER params[2]{};
+    D3D12_ROOT_PARAMETER params[1 + kernels::kMaxKernelBindings]{};
     uint32_t count = 0;
     if (p.constants) {
         params[count].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
@@ -437,10 +432,14 @@ Status D3D12Device::preparePipeline(const kernels::KernelInfo& kernel) {
         params[count].Constants.Num32BitValues = p.constants;
         params[count++].ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
     }
-    params[count].ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
-    params[count].DescriptorTable.NumDescriptorRanges = kernel.bindingCount;
-    params[count].DescriptorTable.pDescriptorRanges = ranges;
-    params[count++].ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
+    p.firstBinding = count;
+    for (uint32_t i = 0; i < kernel.bindingCount; ++i) {
+        params[count].ParameterType =
+            kernel.bindings[i].readOnly ? D3D12_ROOT_PARAMETER_TYPE_SRV : D3D12_ROOT_PARAMETER_TYPE_UAV;
+        params[count].Descriptor.ShaderRegister = kernel.bindings[i].binding;
+        params[count].Descriptor.RegisterSpace = 0;
+        params[count++].ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
+    }
     D3D12_ROOT_SIGNATURE_DESC rs{};
     rs.NumParameters = count;
     rs.pParameters = params;

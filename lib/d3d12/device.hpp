@@ -29,6 +29,8 @@ struct Pipeline {
     ID3D12PipelineState* state = nullptr;
     uint32_t constants = 0; // 32-bit root constants at b0: the push constants, rounded up to 16 bytes
     uint32_t pushWords = 0; // the push constants' 32-bit words: what a dispatch sets
+    uint32_t firstBinding =
+        0; // the root parameter of the kernel's first binding (root SRV/UAV), then in order
 };
 
 struct ListSlot {

@@ -19,9 +19,8 @@ d3d12::D3D12Device* d3d12Of(Device& device) {
 } // namespace
 
 Result<Device> adoptD3D12Device(const D3D12DeviceDesc& desc, const DeviceOptions& options) {
-    auto backend =
-        d3d12::D3D12Device::adopt(desc.device, desc.queue, desc.lockQueue, desc.unlockQueue,
-                                  detail::withCheckedCacheData(options, Backend::D3D12));
+    auto backend = d3d12::D3D12Device::adopt(desc.device, desc.queue, desc.lockQueue, desc.unlockQueue,
+                                             detail::withCheckedCacheData(options, Backend::D3D12));
     if (!backend) return backend.status();
     return detail::makeDevice(std::move(backend.value()), options);
 }

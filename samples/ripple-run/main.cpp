@@ -254,14 +254,17 @@ int listDevices() {
         else
             opened = "\n   (a Device cannot be created: " + device.status().message() + ")";
         const auto& f = a.features;
-        std::string api = a.backend == ripple::Backend::Vulkan
-                              ? ", Vulkan " + std::to_string((a.apiVersion >> 22) & 0x7F) + "." +
-                                    std::to_string((a.apiVersion >> 12) & 0x3FF) + "." +
-                                    std::to_string(a.apiVersion & 0xFFF) + ", subgroup size " +
-                                    std::to_string(f.subgroupSize) + " (" +
-                                    std::to_string(f.minSubgroupSize) + "-" +
-                                    std::to_string(f.maxSubgroupSize) + ")"
-                              : ", portable kernels (HLSL shader model 5.1)";
+        std::string api =
+            a.backend == ripple::Backend::Vulkan
+                ? ", Vulkan " + std::to_string((a.apiVersion >> 22) & 0x7F) + "." +
+                      std::to_string((a.apiVersion >> 12) & 0x3FF) + "." +
+                      std::to_string(a.apiVersion & 0xFFF) + ", subgroup size " +
+                      std::to_string(f.subgroupSize) + " (" + std::to_string(f.minSubgroupSize) + "-" +
+                      std::to_string(f.maxSubgroupSize) + ")"
+                : std::string(", portable kernels (HLSL shader model 5.1), bytecode built by ") +
+                      (*ripple::d3d12BytecodeCompiler()
+                           ? ripple::d3d12BytecodeCompiler()
+                           : "none (operators need DeviceOptions::compileHlslAtRunTime)");
         std::printf(
             "%u: %s\n   backend %s, type %s%s, maxStorageBufferRange %" PRIu64
             "\n   features:%s%s%s%s%s%s%s%s%s%s%s%s%s%s\n",

@@ -33,7 +33,7 @@ TEST_CASE("Pipeline cache data can be saved and given to a new device, and forei
     std::vector<std::string> warnings;
     auto make = [&](std::vector<uint8_t> cache) {
         DeviceOptions options;
-        options.validation = true;
+        options.validation = rt::testValidation();
         options.pipelineCacheData = std::move(cache);
         options.log = [&](LogLevel level, const std::string& m) {
             if (level >= LogLevel::Warning) warnings.push_back(m);

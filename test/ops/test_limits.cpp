@@ -64,7 +64,7 @@ TEST_CASE("An unknown profile is refused, naming the known ones", "[limits][gpu]
 TEST_CASE("Tickets on a Vulkan 1.1 profile without timeline semaphores: fences, in order and out of order",
           "[limits][gpu]") {
     DeviceOptions options;
-    options.validation = true;
+    options.validation = rt::testValidation();
     options.profile = "mobile-vk11";
     auto dev = Device::create(options);
     REQUIRE(dev.ok());

@@ -15,7 +15,7 @@ namespace {
 
 Result<Device> profileDevice(const char* name) {
     DeviceOptions options;
-    options.validation = true;
+    options.validation = rt::testValidation();
     options.profile = name;
     return Device::create(options);
 }

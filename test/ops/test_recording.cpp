@@ -46,7 +46,7 @@ std::vector<uint32_t> words(Device& dev, const Buffer& b) {
 // A device of its own on the tests' back-end (rt::freshDevice is always Vulkan).
 Device ownDevice() {
     DeviceOptions options;
-    options.validation = true;
+    options.validation = rt::testValidation();
     if (rt::onD3D12()) options.backend = Backend::D3D12;
     auto d = Device::create(options);
     INFO(d.status().message());

@@ -137,7 +137,7 @@ TEST_CASE("execute() keeps at most 16 recordings per operator, and none when reu
         INFO("reuseCommandBuffers " << reuse);
         DeviceOptions options;
         options.reuseCommandBuffers = reuse;
-        options.validation = true;
+        options.validation = rt::testValidation();
         auto made = Device::create(options);
         REQUIRE(made.ok());
         Device& dev = made.value();

@@ -54,6 +54,11 @@ bool onD3D12() {
     return kernelMode() == "d3d12";
 }
 
+bool testValidation() {
+    const char* v = std::getenv("RIPPLE_TEST_VALIDATION");
+    return !(v && std::string(v) == "host");
+}
+
 namespace {
 // RIPPLE_TEST_TICKETS=fences: every device takes the fence tickets of drivers without timeline semaphores.
 void applyTicketMode() {
@@ -65,7 +70,7 @@ void applyTicketMode() {
 ripple::Device freshDevice() {
     applyTicketMode();
     ripple::DeviceOptions options;
-    options.validation = true;
+    options.validation = testValidation();
     auto d = ripple::Device::create(options);
     INFO(d.status().message());
     REQUIRE(d.ok());
@@ -79,7 +84,7 @@ ripple::Device& device(ripple::KernelPreference preference) {
     if (!slot) {
         applyTicketMode();
         ripple::DeviceOptions options;
-        options.validation = true;
+        options.validation = testValidation();
         options.kernels = preference;
         if (onD3D12()) options.backend = ripple::Backend::D3D12;
         options.log = [](ripple::LogLevel level, const std::string& m) {

@@ -23,6 +23,11 @@ ripple::Device freshDevice();
 bool hlslRoundTrip();
 // Whether the shared devices are Backend::D3D12 ones (RIPPLE_TEST_KERNELS=d3d12).
 bool onD3D12();
+// Whether the tests' devices ask ripple for the validation layer (DeviceOptions::validation): yes, unless
+// RIPPLE_TEST_VALIDATION=host, where the process's Vulkan loader cannot list the layer but the host's loader
+// beneath it runs it (VK_INSTANCE_LAYERS): Wine's winevulkan (tools/ci-wine.sh), whose job then fails on
+// the layer's own "Validation Error" lines.
+bool testValidation();
 
 struct GpuResult {
     ripple::Status status;
