@@ -13,6 +13,7 @@ namespace ripple::d3d12 {
 namespace {
 
 constexpr uint32_t kDescriptorsPerList = 8192;
+std::atomic<bool> gUseEmbeddedBytecode{true};
 
 // An injected fault (BackendDevice::injectFault) as the Status the device would report for it. (Unlike the
 // Vulkan back-end's, an injected loss does not wait for the GPU to go idle: the D3D12 tests inject none.)
@@ -81,6 +82,7 @@ Result<std::unique_ptr<D3D12Device>> D3D12Device::create(const DeviceOptions& op
     auto dev = std::unique_ptr<D3D12Device>(new D3D12Device());
     dev->log_ = options.log;
     dev->compileHlslAtRunTime_ = options.compileHlslAtRunTime;
+    dev->useEmbedded_ = gUseEmbeddedBytecode;
     IUnknown* adapter = nullptr;
     dev->adapter_.backend = Backend::D3D12;
 #if RIPPLE_D3D12_WINDOWS
@@ -375,6 +377,10 @@ void D3D12Device::loadCache(const std::vector<uint8_t>& data) {
     bytecodeCache_ = std::move(entries);
 }
 
+void setEmbeddedBytecodeForTesting(bool use) {
+    gUseEmbeddedBytecode = use;
+}
+
 // Where a pipeline's bytecode comes from: a test's, the build's embedded DXBC (ripple's own variants, where
 // the build had an HLSL compiler), the loaded cache, or D3DCompile at run time (users' kernels; ripple's own
 // only with DeviceOptions::compileHlslAtRunTime). *cacheable: whether pipelineCacheData() should keep it (all
@@ -382,7 +388,7 @@ void D3D12Device::loadCache(const std::vector<uint8_t>& data) {
 Result<std::vector<uint8_t>> D3D12Device::bytecode(const kernels::KernelInfo& kernel, bool* cacheable) {
     *cacheable = true;
     if (auto it = testBytecode_.find(kernel.name); it != testBytecode_.end()) return it->second;
-    if (kernel.dxbc.words) {
+    if (kernel.dxbc.words && useEmbedded_) {
         *cacheable = false;
         std::vector<uint32_t> words;
         if (!kernels::unpackSpirv(kernel.dxbc, words))

@@ -24,6 +24,10 @@ class D3D12Buffer : public detail::BackendBuffer {
     D3D12_HEAP_TYPE heap = D3D12_HEAP_TYPE_DEFAULT;
 };
 
+// Benchmarks only (bench/d3d12_first_use.cpp): false makes every device made afterwards ignore the build's
+// bytecode, as a build without an HLSL compiler would, so that run-time compilation can be timed beside it.
+void setEmbeddedBytecodeForTesting(bool use);
+
 struct Pipeline {
     ID3D12RootSignature* root = nullptr;
     ID3D12PipelineState* state = nullptr;
@@ -109,6 +113,7 @@ class D3D12Device : public detail::BackendDevice {
     AdapterInfo adapter_;
     LogCallback log_;
     bool compileHlslAtRunTime_ = false; // DeviceOptions::compileHlslAtRunTime
+    bool useEmbedded_ = true;           // setEmbeddedBytecodeForTesting()
     ID3D12Device* device_ = nullptr;
     ID3D12CommandQueue* queue_ = nullptr;
     ID3D12Fence* fence_ = nullptr;
