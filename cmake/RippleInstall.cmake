@@ -18,7 +18,7 @@ if(NOT CMAKE_CROSSCOMPILING)
     install(TARGETS ripple-embed EXPORT rippleTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
             COMPONENT ripple_development)
 endif()
-install(FILES ${PROJECT_SOURCE_DIR}/cmake/RippleUserKernels.cmake ${PROJECT_SOURCE_DIR}/cmake/RippleHlslRoundTrip.cmake
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/RippleUserKernels.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ripple
         COMPONENT ripple_development)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/glsl/public/ripple DESTINATION ${RIPPLE_INSTALL_GLSL_DIR}

@@ -21,9 +21,17 @@
 # With RIPPLE_PROFILE_KERNELS, each variant also gets its PROFILE permutation "<variant>.profile"
 # (glsl/include/ripple/profile.glsl), which the runtime uses for RecorderOptions::profile.
 #
-# With RIPPLE_BUILD_TESTS, each variant also gets its HLSL round trip (cmake/RippleHlslRoundTrip.cmake), for
+# With RIPPLE_BUILD_TESTS, each variant also gets its HLSL round trip (ripple-embed hlsl-round-trip), for
 # the test-only table that ripple_embed_round_trip() generates.
+#
+# Every step runs through ripple-embed (tools/ripple-embed/build_steps.hpp) and its kernel cache
+# (kernel_cache.hpp): a variant whose inputs (source, includes, defines, tools) a build of any folder has
+# compiled before is copied from RIPPLE_KERNEL_CACHE_DIR instead of compiled.
 
+# The depfiles name absolute paths, which Ninja takes as they are: CMake need not rewrite each one with a
+# `cmake -E cmake_transform_depfile` per variant (CMP0116 NEW), which cost more than a cached variant.
+# Functions keep the policies of their definition.
+cmake_policy(SET CMP0116 OLD)
 set(RIPPLE_KERNEL_DIR ${PROJECT_BINARY_DIR}/kernels)
 set(RIPPLE_GLSL_INCLUDE_DIR ${PROJECT_SOURCE_DIR}/glsl/include)
 # The includes users' kernels may use too (docs/KERNELS.md); ripple_add_kernels sees only these.
@@ -31,10 +39,10 @@ set(RIPPLE_GLSL_PUBLIC_INCLUDE_DIR ${PROJECT_SOURCE_DIR}/glsl/public)
 set_property(GLOBAL PROPERTY RIPPLE_KERNEL_LINES "")
 set_property(GLOBAL PROPERTY RIPPLE_KERNEL_OUTPUTS "")
 set_property(GLOBAL PROPERTY RIPPLE_DXBC_LINES "")
-# Where built kernel artifacts are kept between builds, keyed by their inputs and the compiler's version
-# (today the D3D12 bytecode, cmake/RippleDxbc.cmake): builds that share it (the tests', the Windows
-# cross-build's) compile each variant once. Default: the RIPPLE_KERNEL_CACHE_DIR environment variable
-# (.ci/run sets it for all its builds), else inside this build.
+# Where built kernel artifacts (SPIR-V, the HLSL round trip, D3D12 bytecode) are kept between builds, keyed by
+# their inputs and the tools' versions: builds that share it (all of CI's) compile each variant once.
+# Default: the RIPPLE_KERNEL_CACHE_DIR environment variable (.ci/run sets it for all its builds), else inside
+# this build. An empty value turns the cache off.
 if(DEFINED ENV{RIPPLE_KERNEL_CACHE_DIR} AND NOT "$ENV{RIPPLE_KERNEL_CACHE_DIR}" STREQUAL "")
     set(_ripple_kernel_cache "$ENV{RIPPLE_KERNEL_CACHE_DIR}")
 else()
@@ -42,6 +50,18 @@ else()
 endif()
 set(RIPPLE_KERNEL_CACHE_DIR "${_ripple_kernel_cache}" CACHE PATH
     "Directory of compiled kernel artifacts shared between builds (keyed by content)")
+set(_ripple_kernel_cache_flag "")
+if(RIPPLE_KERNEL_CACHE_DIR)
+    set(_ripple_kernel_cache_flag --cache ${RIPPLE_KERNEL_CACHE_DIR})
+endif()
+# What every variant's key holds of the tools beside their paths, sizes and times (kernel_cache.hpp).
+execute_process(COMMAND ${RIPPLE_GLSLANG_VALIDATOR} --version OUTPUT_VARIABLE _glslang_version ERROR_QUIET)
+execute_process(COMMAND ${RIPPLE_SPIRV_VAL} --version OUTPUT_VARIABLE _spirv_tools_version ERROR_QUIET)
+string(REGEX MATCH "Glslang Version: [^\n]*" _glslang_version "${_glslang_version}")
+string(REGEX MATCH "SPIRV-Tools [^\n]*" _spirv_tools_version "${_spirv_tools_version}")
+set(RIPPLE_KERNEL_TOOLS_VERSION "${_glslang_version} / ${_spirv_tools_version}")
+set(_ripple_kernel_tools --glslang ${RIPPLE_GLSLANG_VALIDATOR} --spirv-val ${RIPPLE_SPIRV_VAL} --spirv-opt
+    ${RIPPLE_SPIRV_OPT} --tools-version "${RIPPLE_KERNEL_TOOLS_VERSION}" ${_ripple_kernel_cache_flag})
 set_property(GLOBAL PROPERTY RIPPLE_ROUND_TRIP_LINES "")
 set_property(GLOBAL PROPERTY RIPPLE_ROUND_TRIP_OUTPUTS "")
 
@@ -81,29 +101,24 @@ function(_ripple_kernel_variant name source suffix defines)
     endforeach()
     add_custom_command(
         OUTPUT ${spv} ${stripped}
-        COMMAND ${CMAKE_COMMAND} -E make_directory ${out_dir}
-        COMMAND ${RIPPLE_GLSLANG_VALIDATOR} --quiet --target-env vulkan1.1 -I${RIPPLE_GLSL_INCLUDE_DIR}
-                    -I${RIPPLE_GLSL_PUBLIC_INCLUDE_DIR}
-                ${define_flags} --depfile ${dep} -o ${spv} ${source}
-        COMMAND ${RIPPLE_SPIRV_VAL} --target-env vulkan1.1 ${spv}
-        COMMAND ${RIPPLE_SPIRV_OPT} --strip-debug ${spv} -o ${stripped}
-        DEPENDS ${source}
+        COMMAND ripple-embed glsl --source ${source} --spv ${spv} --stripped ${stripped} --depfile ${dep}
+                --name ${variant} ${_ripple_kernel_tools} -- --target-env vulkan1.1 -I${RIPPLE_GLSL_INCLUDE_DIR}
+                -I${RIPPLE_GLSL_PUBLIC_INCLUDE_DIR} ${define_flags}
+        DEPENDS ${source} ripple-embed
         DEPFILE ${dep}
         COMMENT "glsl ${variant}"
         VERBATIM)
     set_property(GLOBAL APPEND_STRING PROPERTY RIPPLE_KERNEL_LINES "${variant} ${spv} ${stripped}\n")
     set_property(GLOBAL APPEND PROPERTY RIPPLE_KERNEL_OUTPUTS ${spv} ${stripped})
     if(RIPPLE_DXBC_COMPILER AND NOT "RIPPLE_SMALL" IN_LIST defines)
-        # The D3D12 bytecode (cmake/RippleDxbc.cmake); an empty file for a variant with no D3D12 form.
+        # The D3D12 bytecode (ripple-embed dxbc); an empty file for a variant with no D3D12 form.
         set(dxbc ${out_dir}/${variant}.dxbc)
         add_custom_command(
             OUTPUT ${dxbc}
-            COMMAND ${CMAKE_COMMAND} -DEMBED=$<TARGET_FILE:ripple-embed> -DSPV=${spv}
-                    -DHLSL=${out_dir}/${variant}.d3d12.hlsl -DOUT=${dxbc} -DNAME=${variant}
-                    -DCOMPILER=${RIPPLE_DXBC_COMPILER} -DKIND=${RIPPLE_DXBC_COMPILER_KIND}
-                    "-DVERSION=${RIPPLE_DXBC_COMPILER_VERSION}" -DCACHE=${RIPPLE_KERNEL_CACHE_DIR}
-                    -P ${PROJECT_SOURCE_DIR}/cmake/RippleDxbc.cmake
-            DEPENDS ${spv} ripple-embed ${RIPPLE_DXBC_COMPILER} ${PROJECT_SOURCE_DIR}/cmake/RippleDxbc.cmake
+            COMMAND ripple-embed dxbc --spv ${spv} --hlsl ${out_dir}/${variant}.d3d12.hlsl --out ${dxbc}
+                    --name ${variant} --compiler ${RIPPLE_DXBC_COMPILER} --kind ${RIPPLE_DXBC_COMPILER_KIND}
+                    --compiler-version "${RIPPLE_DXBC_COMPILER_VERSION}" ${_ripple_kernel_cache_flag}
+            DEPENDS ${spv} ripple-embed ${RIPPLE_DXBC_COMPILER}
             COMMENT "dxbc ${variant}"
             VERBATIM)
         set_property(GLOBAL APPEND_STRING PROPERTY RIPPLE_DXBC_LINES "${variant} ${dxbc}\n")
@@ -116,12 +131,11 @@ function(_ripple_kernel_variant name source suffix defines)
         set(pstripped ${out_dir}/${variant}.profile.strip.spv)
         add_custom_command(
             OUTPUT ${pspv} ${pstripped}
-            COMMAND ${RIPPLE_GLSLANG_VALIDATOR} --quiet --target-env vulkan1.1 -I${RIPPLE_GLSL_INCLUDE_DIR}
-                    -I${RIPPLE_GLSL_PUBLIC_INCLUDE_DIR}
-                    ${define_flags} --depfile ${out_dir}/${variant}.profile.d -o ${pspv} ${RIPPLE_PROFILE_SOURCE}
-            COMMAND ${RIPPLE_SPIRV_VAL} --target-env vulkan1.1 ${pspv}
-            COMMAND ${RIPPLE_SPIRV_OPT} --strip-debug ${pspv} -o ${pstripped}
-            DEPENDS ${RIPPLE_PROFILE_SOURCE}
+            COMMAND ripple-embed glsl --source ${RIPPLE_PROFILE_SOURCE} --spv ${pspv} --stripped ${pstripped}
+                    --depfile ${out_dir}/${variant}.profile.d --name ${variant}.profile ${_ripple_kernel_tools} --
+                    --target-env vulkan1.1 -I${RIPPLE_GLSL_INCLUDE_DIR} -I${RIPPLE_GLSL_PUBLIC_INCLUDE_DIR}
+                    ${define_flags}
+            DEPENDS ${RIPPLE_PROFILE_SOURCE} ripple-embed
             DEPFILE ${out_dir}/${variant}.profile.d
             COMMENT "glsl ${variant} (profile)"
             VERBATIM)
@@ -134,10 +148,10 @@ function(_ripple_kernel_variant name source suffix defines)
         set(rt ${out_dir}/${variant}.hlsl.spv)
         add_custom_command(
             OUTPUT ${rt}
-            COMMAND ${CMAKE_COMMAND} -DEMBED=$<TARGET_FILE:ripple-embed> -DSPV=${spv}
-                    -DHLSL=${out_dir}/${variant}.hlsl -DOUT=${rt} -DGLSLANG=${RIPPLE_GLSLANG_VALIDATOR}
-                    -DSPIRV_VAL=${RIPPLE_SPIRV_VAL} -P ${PROJECT_SOURCE_DIR}/cmake/RippleHlslRoundTrip.cmake
-            DEPENDS ${spv} ripple-embed ${PROJECT_SOURCE_DIR}/cmake/RippleHlslRoundTrip.cmake
+            COMMAND ripple-embed hlsl-round-trip --spv ${spv} --hlsl ${out_dir}/${variant}.hlsl --out ${rt}
+                    --glslang ${RIPPLE_GLSLANG_VALIDATOR} --spirv-val ${RIPPLE_SPIRV_VAL}
+                    --tools-version "${RIPPLE_KERNEL_TOOLS_VERSION}" ${_ripple_kernel_cache_flag}
+            DEPENDS ${spv} ripple-embed
             COMMENT "hlsl round trip ${variant}"
             VERBATIM)
         set_property(GLOBAL APPEND_STRING PROPERTY RIPPLE_ROUND_TRIP_LINES "${variant} ${spv} ${rt}\n")

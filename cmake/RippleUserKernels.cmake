@@ -23,7 +23,6 @@ endif()
 set_property(GLOBAL PROPERTY RIPPLE_USER_GLSL_INCLUDE_DIR ${RIPPLE_GLSL_PUBLIC_INCLUDE_DIR})
 set_property(GLOBAL PROPERTY RIPPLE_USER_HLSL ${RIPPLE_HAS_D3D12})
 set_property(GLOBAL PROPERTY RIPPLE_USER_EMBED ${RIPPLE_USER_EMBED})
-set_property(GLOBAL PROPERTY RIPPLE_USER_ROUND_TRIP_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/RippleHlslRoundTrip.cmake)
 
 function(_ripple_user_variants out_var stem axes suffix defines)
     list(LENGTH axes n)
@@ -64,7 +63,6 @@ function(ripple_add_kernels target)
         list(APPEND include_flags -I${dir})
     endforeach()
     get_property(embed GLOBAL PROPERTY RIPPLE_USER_EMBED)
-    get_property(round_trip_script GLOBAL PROPERTY RIPPLE_USER_ROUND_TRIP_SCRIPT)
     set(lines "")
     set(round_trip_lines "")
     set(outputs "")
@@ -108,10 +106,9 @@ function(ripple_add_kernels target)
                 set(rt ${out}/spv/${variant}.hlsl.spv)
                 add_custom_command(
                     OUTPUT ${rt}
-                    COMMAND ${CMAKE_COMMAND} -DEMBED=$<TARGET_FILE:${embed}> -DSPV=${spv}
-                            -DHLSL=${out}/spv/${variant}.hlsl -DOUT=${rt} -DGLSLANG=${RIPPLE_GLSLANG_VALIDATOR}
-                            -DSPIRV_VAL=${RIPPLE_SPIRV_VAL} -P ${round_trip_script}
-                    DEPENDS ${spv} ${embed} ${round_trip_script}
+                    COMMAND ${embed} hlsl-round-trip --spv ${spv} --hlsl ${out}/spv/${variant}.hlsl --out ${rt}
+                            --glslang ${RIPPLE_GLSLANG_VALIDATOR} --spirv-val ${RIPPLE_SPIRV_VAL}
+                    DEPENDS ${spv} ${embed}
                     COMMENT "hlsl round trip ${target}: ${variant}"
                     VERBATIM)
                 string(APPEND round_trip_lines "${variant} ${spv} ${rt}\n")

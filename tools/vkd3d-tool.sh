@@ -8,7 +8,7 @@
 #                                 libvkd3d-shader.so.1 loaded already
 #   libripple-glibc-compat.so     what they need of glibc 2.38 (tools/vkd3d/glibc_compat.c)
 # and DIR/bin/vkd3d-compiler, the command-line compiler, for diagnostics; DIR/bin/ripple-hlsl-dxbc, the build's
-# HLSL compiler on a Linux host (tools/vkd3d/hlsl_to_dxbc.c over the glue: cmake/RippleDxbc.cmake).
+# HLSL compiler on a Linux host (tools/vkd3d/hlsl_to_dxbc.c over the glue: ripple-embed dxbc).
 # Nothing is installed; nothing of it enters libripple. Cached: a second run with the same version does nothing.
 # Why binaries: Debian 12 and trixie have vkd3d 1.2, and wine 10's bundled vkd3d 1.14 compiles no barrier or
 # atomic in HLSL. sid's vkd3d 2.1 does; its source package is listed but not served (404), its binaries are.

@@ -69,7 +69,7 @@ struct KernelInfo {
     // Bytes of workgroup (shared) memory the variant declares (kernels/spirv_shared.hpp): a device with a
     // smaller maxComputeSharedMemorySize never gets it.
     uint32_t sharedBytes;
-    // The D3D12 bytecode (DXBC, shader model 5.1) the build compiled from `hlsl` (cmake/RippleDxbc.cmake),
+    // The D3D12 bytecode (DXBC, shader model 5.1) the build compiled from `hlsl` (ripple-embed dxbc),
     // packed as the SPIR-V is (words: its size / 4); empty ({nullptr, 0, 0}) where `hlsl` is null or the
     // build host had no HLSL compiler (cmake/RippleHlslCompiler.cmake).
     PackedSpirv dxbc = {nullptr, 0, 0};
