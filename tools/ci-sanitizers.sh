@@ -48,9 +48,25 @@ cmake --build build-sanitize --target ripple-unit-tests ripple-ops-tests ripple-
     ripple-fuzz-kernel-source ripple-fuzz-cache
 
 step "1. ASan + UBSan + LSan: unit, device, recorder, fault injection, kept recordings, scatter tests; conformance; ripple-run"
-build-sanitize/test/ripple-unit-tests
-build-sanitize/test/ripple-ops-tests "[device],[recorder],[faults],[replay],[scatter_nd],[scatter_elements],[scatter_in_place]"
-build-sanitize/test/ripple-ops-tests "TopK reads strided and broadcast inputs in place,TopK of empty tensors succeeds and writes nothing,TopK's sampled radix selection falls back*"
+# Two streams at once, one per core; each one's output is shown when both are done.
+stream() { # stream NAME COMMAND...: runs the commands (separated by ";;") into build-sanitize/asan-NAME.log
+    local name=$1 cmd=()
+    shift
+    for arg in "$@" ";;"; do
+        if [[ $arg == ";;" ]]; then "${cmd[@]}" >>"build-sanitize/asan-$name.log" 2>&1 || return; cmd=(); else cmd+=("$arg"); fi
+    done
+}
+rm -f build-sanitize/asan-*.log
+stream a build-sanitize/test/ripple-unit-tests ";;" build-sanitize/test/ripple-ops-tests "[device],[recorder],[faults],[replay]" &
+a=$!
+stream b build-sanitize/test/ripple-ops-tests "[scatter_nd],[scatter_elements],[scatter_in_place]" ";;" \
+    build-sanitize/test/ripple-ops-tests "TopK reads strided and broadcast inputs in place,TopK of empty tensors succeeds and writes nothing,TopK's sampled radix selection falls back*" &
+b=$!
+rc=0
+wait $a || rc=1
+wait $b || rc=1
+cat build-sanitize/asan-a.log build-sanitize/asan-b.log
+((rc == 0)) || { echo "sanitizers: an ASan/UBSan test run failed (its output above)"; exit 1; }
 # ripple-run is not the test runner: lavapipe is preloaded to stay resident (it defines only vk_icd* entry
 # points, so nothing is interposed), and the validation layer (tested in the main job) is left off.
 run=build-sanitize/samples/ripple-run/ripple-run
@@ -61,21 +77,31 @@ export LD_PRELOAD=$lib/libvulkan_lvp.so
 /usr/bin/python3 test/conformance/cli_hostile.py $run 250 18
 unset LD_PRELOAD
 
-step "2. libFuzzer, ${FUZZ_SECONDS} s per target"
+step "2. libFuzzer, ${FUZZ_SECONDS} s per target, two at a time (one per core)"
 crashes=$root/build-sanitize/fuzz-crashes
 mkdir -p "$crashes"
-for target in npy validation kernel-source cache; do
+fuzz() { # fuzz TARGET: its output (the summary lines) in build-sanitize/fuzz-TARGET.log
+    local scratch
     scratch=$(mktemp -d)
     # Inputs are at most 4 KiB: no allocation of 64 MiB is ever justified (-malloc_limit_mb).
-    build-sanitize/test/fuzz/ripple-fuzz-$target -max_total_time="$FUZZ_SECONDS" -max_len=4096 -malloc_limit_mb=64 -print_final_stats=1 \
-        -artifact_prefix="$crashes/$target-" "$scratch" test/fuzz/corpus/$target 2>&1 | grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|==|SUMMARY|ERROR|.*runtime error)" \
-        || true
+    build-sanitize/test/fuzz/ripple-fuzz-$1 -max_total_time="$FUZZ_SECONDS" -max_len=4096 -malloc_limit_mb=64 -print_final_stats=1 \
+        -artifact_prefix="$crashes/$1-" "$scratch" test/fuzz/corpus/$1 >"build-sanitize/fuzz-$1.log" 2>&1 || true
     rm -rf "$scratch"
-    if compgen -G "$crashes/$target-*" >/dev/null; then
-        echo "ripple-fuzz-$target found a crash; its input (add it to test/fuzz/corpus/$target once fixed):"
-        ls "$crashes"
-        exit 1
-    fi
+}
+for pair in "npy validation" "kernel-source cache"; do
+    read -r a b <<<"$pair"
+    fuzz "$a" &
+    fuzz "$b" &
+    wait
+    for target in $a $b; do
+        echo "-- ripple-fuzz-$target"
+        grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|==|SUMMARY|ERROR|.*runtime error)" "build-sanitize/fuzz-$target.log" || true
+        if compgen -G "$crashes/$target-*" >/dev/null; then
+            echo "ripple-fuzz-$target found a crash; its input (add it to test/fuzz/corpus/$target once fixed):"
+            ls "$crashes"
+            exit 1
+        fi
+    done
 done
 
 step "3. TSan build: the recorder and kept-recording tests, on several threads"
