@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+// What ScatterND's and ScatterElements' planners share: kernel classes by data type, the copy into the
+// output, CountTensor's checks and pass, and the deterministic modes' passes.
 #include "core/planners.hpp"
 #include "core/shape.hpp"
 

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+// The validators' and planners' shared rules (core/shape.hpp): a tensor's checks (rank, sizes, strides, type,
+// byte extent) with the Status naming the argument, saturating products, and the views kernels read.
 #include "core/shape.hpp"
 
 #include <algorithm>

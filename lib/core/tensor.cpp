@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+// The public tensor helpers (ripple/tensor.hpp): element sizes, names of data types and status codes,
+// packed strides, and DirectML's DML_CALC_BUFFER_TENSOR_SIZE.
 #include "ripple/tensor.hpp"
 #include "core/shape.hpp"
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The D3D12 backend: a device and compute queue, committed buffers, root signatures and pipeline states
-// derived from each kernel's reflection (root constants at b0, one descriptor table of raw SRV/UAV views),
-// command lists with shader-visible descriptor heaps and explicit buffer state tracking, and a fence whose
-// values are the tickets.
+// derived from each kernel's reflection (root constants at b0, then one root SRV or UAV per binding),
+// command lists with explicit buffer state tracking, and a fence whose values are the tickets. Its methods
+// live in device_setup.cpp, buffers.cpp, pipelines.cpp and submission.cpp; the lists in command_list.cpp.
 #pragma once
 
 #include "d3d12/d3d12_api.hpp"

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+// Run-time HLSL compilation for the D3D12 back-end (users' kernels, and ripple's own only with
+// DeviceOptions::compileHlslAtRunTime): D3DCompile on Windows, vkd3d-shader's on Linux, with its messages.
 #include "d3d12/hlsl_compiler.hpp"
 
 #include "d3d12/d3d12_api.hpp"

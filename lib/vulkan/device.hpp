@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The Vulkan backend's device: one compute queue, device-local and host-visible buffers, one pipeline per
 // kernel variant, command lists from a recycled set of command pools, and a timeline semaphore whose
-// values are the tickets of submissions.
+// values are the tickets of submissions. Its methods live in device_setup.cpp, buffers.cpp, pipelines.cpp
+// and submission.cpp; the lists in command_list.cpp.
 #pragma once
 
 #include "kernels/round_trip.hpp"

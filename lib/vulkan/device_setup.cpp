@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Opening the Vulkan backend's device: choosing the adapter and queue, enabling what ripple's kernels may
-// use (VulkanDevice::create), taking over an engine's device (adopt), and what both share (finishSetup).
+// Opening and closing the Vulkan backend's device: choosing the adapter and queue, enabling what ripple's
+// kernels may use (VulkanDevice::create), taking over an engine's device (adopt), what both share
+// (finishSetup), and destruction. Buffers: buffers.cpp; pipelines: pipelines.cpp; command buffers,
+// submission and tickets: submission.cpp.
 #include "vulkan/device.hpp"
 #include "vulkan/profiles.hpp"
 #include "vulkan/test_seams.hpp"
@@ -267,6 +269,36 @@ Result<std::unique_ptr<VulkanDevice>> VulkanDevice::adopt(const AdoptedHandles& 
     dev->unlockQueue_ = h.unlockQueue;
     if (Status s = dev->finishSetup(options.pipelineCacheData); !s) return s;
     return dev;
+}
+
+VulkanDevice::~VulkanDevice() {
+    if (!device_) return;
+    if (ownsDevice_)
+        t_.vkDeviceWaitIdle(device_);
+    else if (!inFlight_.empty())
+        (void)wait(inFlight_.back().ticket, UINT64_MAX); // an engine's device: only ours
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto& f : inFlight_) {
+        if (!f.kept) freeSlots_.push_back(f.slot); // recordings go with their owners, before the device
+        for (CommandSlot& t : f.transfers) freeSlots_.push_back(t);
+    }
+    inFlight_.clear(); // and their fences
+    for (CommandSlot& slot : freeSlots_) {
+        for (VkDescriptorPool p : slot.descriptorPools) t_.vkDestroyDescriptorPool(device_, p, nullptr);
+        if (slot.queries) t_.vkDestroyQueryPool(device_, slot.queries, nullptr);
+        t_.vkDestroyCommandPool(device_, slot.pool, nullptr);
+    }
+    for (VkDescriptorPool p : enginePools_) t_.vkDestroyDescriptorPool(device_, p, nullptr);
+    for (auto& [name, p] : pipelines_) {
+        t_.vkDestroyPipeline(device_, p.pipeline, nullptr);
+        t_.vkDestroyPipelineLayout(device_, p.layout, nullptr);
+        t_.vkDestroyDescriptorSetLayout(device_, p.setLayout, nullptr);
+    }
+    if (timeline_) t_.vkDestroySemaphore(device_, timeline_, nullptr);
+    if (cache_) t_.vkDestroyPipelineCache(device_, cache_, nullptr);
+    staging_.reset();
+    allocator_.reset(); // every buffer is gone: the DeviceImpl above outlives them
+    if (ownsDevice_) t_.vkDestroyDevice(device_, nullptr);
 }
 
 } // namespace ripple::vk

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+// The Vulkan instance shared by ripple's devices: the loader opened through volk, the validation layer
+// and debug messenger when asked for, and the physical devices ripple lists.
 #include "vulkan/instance.hpp"
 
 #include <cstdio>

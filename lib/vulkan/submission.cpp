@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The Vulkan backend: one device and compute queue, device-local buffers with staging copies, one
-// pipeline per kernel variant, and command buffers that run a list of commands with a barrier between
-// each pair.
+// The Vulkan device's command buffers and queue: pooled command buffers recycled once their ticket retires,
+// engines' command buffers wrapped, submission with the engine's semaphores and queue-family transfers,
+// kept command buffers for recordings, tickets (timeline values, or fences: fence_tickets.cpp), waits and
+// timestamps, and injected faults.
 #include "vulkan/device.hpp"
 
 #include <algorithm>
@@ -11,54 +12,6 @@
 #include <mutex>
 
 namespace ripple::vk {
-namespace {
-
-constexpr uint64_t kTransferTimeoutNs = 600ull * 1000 * 1000 * 1000;
-constexpr uint64_t kStagingBytes = 32ull << 20; // upload/download pieces
-
-} // namespace
-
-VulkanBuffer::~VulkanBuffer() {
-    if (!owned) return;
-    if (buffer) table->vkDestroyBuffer(device, buffer, nullptr);
-    if (allocator) allocator->release(allocation);
-}
-
-void VulkanDevice::setLabel(detail::BackendBuffer& buffer, const std::string& label) {
-    if (auto name = instance_->fn().vkSetDebugUtilsObjectNameEXT) {
-        VkDebugUtilsObjectNameInfoEXT n{VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT};
-        n.objectType = VK_OBJECT_TYPE_BUFFER;
-        n.objectHandle = reinterpret_cast<uint64_t>(static_cast<VulkanBuffer&>(buffer).buffer);
-        n.pObjectName = label.c_str();
-        name(device_, &n);
-    }
-}
-
-Result<std::vector<uint8_t>> VulkanDevice::pipelineCacheData() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    size_t size = 0;
-    if (Status s =
-            check(t_.vkGetPipelineCacheData(device_, cache_, &size, nullptr), "vkGetPipelineCacheData");
-        !s)
-        return s;
-    std::vector<uint8_t> data(size);
-    if (Status s =
-            check(t_.vkGetPipelineCacheData(device_, cache_, &size, data.data()), "vkGetPipelineCacheData");
-        !s)
-        return s;
-    data.resize(size);
-    return data;
-}
-
-std::unique_ptr<detail::BackendBuffer> VulkanDevice::wrapBuffer(VkBuffer buffer, uint64_t size) {
-    auto b = std::make_unique<VulkanBuffer>();
-    b->device = device_;
-    b->table = &t_;
-    b->buffer = buffer;
-    b->size = size;
-    b->owned = false;
-    return b;
-}
 
 std::unique_ptr<detail::BackendCommandList> VulkanDevice::wrapCommands(VkCommandBuffer commandBuffer) {
     CommandSlot slot;
@@ -68,78 +21,6 @@ std::unique_ptr<detail::BackendCommandList> VulkanDevice::wrapCommands(VkCommand
     return list;
 }
 
-VulkanDevice::~VulkanDevice() {
-    if (!device_) return;
-    if (ownsDevice_)
-        t_.vkDeviceWaitIdle(device_);
-    else if (!inFlight_.empty())
-        (void)wait(inFlight_.back().ticket, UINT64_MAX); // an engine's device: only ours
-    std::lock_guard<std::mutex> lock(mutex_);
-    for (auto& f : inFlight_) {
-        if (!f.kept) freeSlots_.push_back(f.slot); // recordings go with their owners, before the device
-        for (CommandSlot& t : f.transfers) freeSlots_.push_back(t);
-    }
-    inFlight_.clear();                             // and their fences
-    for (CommandSlot& slot : freeSlots_) {
-        for (VkDescriptorPool p : slot.descriptorPools) t_.vkDestroyDescriptorPool(device_, p, nullptr);
-        if (slot.queries) t_.vkDestroyQueryPool(device_, slot.queries, nullptr);
-        t_.vkDestroyCommandPool(device_, slot.pool, nullptr);
-    }
-    for (VkDescriptorPool p : enginePools_) t_.vkDestroyDescriptorPool(device_, p, nullptr);
-    for (auto& [name, p] : pipelines_) {
-        t_.vkDestroyPipeline(device_, p.pipeline, nullptr);
-        t_.vkDestroyPipelineLayout(device_, p.layout, nullptr);
-        t_.vkDestroyDescriptorSetLayout(device_, p.setLayout, nullptr);
-    }
-    if (timeline_) t_.vkDestroySemaphore(device_, timeline_, nullptr);
-    if (cache_) t_.vkDestroyPipelineCache(device_, cache_, nullptr);
-    staging_.reset();
-    allocator_.reset(); // every buffer is gone: the DeviceImpl above outlives them
-    if (ownsDevice_) t_.vkDestroyDevice(device_, nullptr);
-}
-
-Result<std::unique_ptr<VulkanBuffer>> VulkanDevice::makeBuffer(uint64_t size, bool hostVisible) {
-    auto buf = std::make_unique<VulkanBuffer>();
-    buf->device = device_;
-    buf->table = &t_;
-    buf->size = size;
-    VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-    info.size = size;
-    // UNIFORM: an operator's params buffer is a uniform buffer for the small-device variants
-    // (kernels/kernel_info.hpp, KernelBinding::uniform).
-    // INDIRECT: a user kernel's clamped group counts (KernelDispatch::IndirectBuffer).
-    info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
-                 VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
-                 VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
-    info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-    if (Status s = check(t_.vkCreateBuffer(device_, &info, nullptr, &buf->buffer), "vkCreateBuffer"); !s)
-        return s;
-    VkMemoryRequirements req;
-    t_.vkGetBufferMemoryRequirements(device_, buf->buffer, &req);
-    const VkMemoryPropertyFlags want =
-        hostVisible ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
-                    : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
-    uint32_t type = UINT32_MAX;
-    for (uint32_t i = 0; i < memory_.memoryTypeCount && type == UINT32_MAX; ++i)
-        if ((req.memoryTypeBits & (1u << i)) && (memory_.memoryTypes[i].propertyFlags & want) == want)
-            type = i;
-    for (uint32_t i = 0; i < memory_.memoryTypeCount && type == UINT32_MAX && !hostVisible; ++i)
-        if (req.memoryTypeBits & (1u << i)) type = i; // no device-local type: any will do
-    if (type == UINT32_MAX) return Status(StatusCode::OutOfMemory, "no suitable Vulkan memory type");
-    if (Status s = check(injected(detail::FaultPoint::Allocation), "vkAllocateMemory"); !s) return lost(s);
-    auto allocation = allocator_->allocate(req, type, hostVisible);
-    if (!allocation) return lost(allocation.status());
-    buf->allocator = allocator_.get();
-    buf->allocation = allocation.value();
-    buf->mapped = allocation.value().mapped;
-    if (Status s = check(
-            t_.vkBindBufferMemory(device_, buf->buffer, allocation.value().memory, allocation.value().offset),
-            "vkBindBufferMemory");
-        !s)
-        return s;
-    return buf;
-}
-
 VkResult VulkanDevice::injected(detail::FaultPoint point) {
     const StatusCode code = takeFault(point);
     if (code == StatusCode::DeviceLost) {
@@ -147,133 +28,6 @@ VkResult VulkanDevice::injected(detail::FaultPoint point) {
         return VK_ERROR_DEVICE_LOST;
     }
     return code == StatusCode::OutOfMemory ? VK_ERROR_OUT_OF_DEVICE_MEMORY : VK_SUCCESS;
-}
-
-Result<std::unique_ptr<detail::BackendBuffer>> VulkanDevice::createBuffer(uint64_t size, bool hostVisible) {
-    if (lost_) return Status(StatusCode::DeviceLost, "the device was lost");
-    auto buf = makeBuffer(size, hostVisible);
-    if (!buf) return buf.status();
-    return std::unique_ptr<detail::BackendBuffer>(std::move(buf.value()));
-}
-
-Result<VulkanBuffer*> VulkanDevice::stagingBuffer() {
-    if (!staging_) {
-        auto b = makeBuffer(kStagingBytes, true);
-        if (!b) return b.status();
-        staging_ = std::move(b.value());
-    }
-    return staging_.get();
-}
-
-Status VulkanDevice::upload(detail::BackendBuffer& buffer, uint64_t offset, const void* data, uint64_t size) {
-    std::lock_guard<std::mutex> lock(stagingMutex_);
-    auto staging = stagingBuffer();
-    if (!staging) return staging.status();
-    for (uint64_t done = 0; done < size;) {
-        const uint64_t piece = std::min(size - done, kStagingBytes);
-        std::memcpy(staging.value()->mapped, static_cast<const char*>(data) + done, piece);
-        auto list = beginCommands(0);
-        if (!list) return list.status();
-        list.value()->copy({staging.value(), 0, piece}, {&buffer, offset + done, piece});
-        auto ticket = submit(std::move(list.value()));
-        if (!ticket) return ticket.status();
-        if (Status s = wait(ticket.value(), kTransferTimeoutNs); !s) return s;
-        done += piece;
-    }
-    return {};
-}
-
-Status VulkanDevice::download(detail::BackendBuffer& buffer, uint64_t offset, void* data, uint64_t size) {
-    std::lock_guard<std::mutex> lock(stagingMutex_);
-    auto staging = stagingBuffer();
-    if (!staging) return staging.status();
-    for (uint64_t done = 0; done < size;) {
-        const uint64_t piece = std::min(size - done, kStagingBytes);
-        auto list = beginCommands(0);
-        if (!list) return list.status();
-        list.value()->copy({&buffer, offset + done, piece}, {staging.value(), 0, piece});
-        list.value()->hostReadBarrier();
-        auto ticket = submit(std::move(list.value()));
-        if (!ticket) return ticket.status();
-        if (Status s = wait(ticket.value(), kTransferTimeoutNs); !s) return s;
-        std::memcpy(static_cast<char*>(data) + done, staging.value()->mapped, piece);
-        done += piece;
-    }
-    return {};
-}
-
-Status VulkanDevice::preparePipeline(const kernels::KernelInfo& kernel) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (pipelines_.count(kernel.name)) return {};
-    Pipeline p;
-    VkDescriptorSetLayoutBinding bindings[kernels::kMaxKernelBindings];
-    for (uint32_t i = 0; i < kernel.bindingCount; ++i) {
-        bindings[i] = {};
-        bindings[i].binding = kernel.bindings[i].binding;
-        bindings[i].descriptorType = kernel.bindings[i].uniform ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
-                                                                : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        bindings[i].descriptorCount = 1;
-        bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
-    }
-    VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    if (adapter_.features.pushDescriptors)
-        setInfo.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
-    setInfo.bindingCount = kernel.bindingCount;
-    setInfo.pBindings = bindings;
-    if (Status s = check(t_.vkCreateDescriptorSetLayout(device_, &setInfo, nullptr, &p.setLayout),
-                         "vkCreateDescriptorSetLayout");
-        !s)
-        return s;
-    VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, kernel.pushConstantBytes};
-    VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    layoutInfo.setLayoutCount = 1;
-    layoutInfo.pSetLayouts = &p.setLayout;
-    layoutInfo.pushConstantRangeCount = kernel.pushConstantBytes ? 1 : 0;
-    layoutInfo.pPushConstantRanges = &push;
-    if (Status s = check(t_.vkCreatePipelineLayout(device_, &layoutInfo, nullptr, &p.layout),
-                         "vkCreatePipelineLayout");
-        !s)
-        return s;
-    const kernels::RoundTripKernel* roundTrip =
-        roundTrip_ ? kernels::findRoundTrip(*roundTrip_, kernel.name) : nullptr;
-    std::vector<uint32_t> code;
-    if (!kernels::unpackSpirv(roundTrip ? roundTrip->spirv : kernel.spirv, code))
-        return Status(StatusCode::Internal,
-                      std::string("the embedded SPIR-V of ") + kernel.name + " is corrupt");
-    VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    moduleInfo.codeSize = code.size() * 4;
-    moduleInfo.pCode = code.data();
-    VkShaderModule module = VK_NULL_HANDLE;
-    if (Status s =
-            check(t_.vkCreateShaderModule(device_, &moduleInfo, nullptr, &module), "vkCreateShaderModule");
-        !s)
-        return s;
-    VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
-    info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    info.stage.module = module;
-    info.stage.pName = "main";
-    if (kernel.features & kernels::FeatureFullSubgroups) // chosen only where the device has the feature
-        info.stage.flags |= VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT_EXT;
-    info.layout = p.layout;
-    Status s = check(t_.vkCreateComputePipelines(device_, cache_, 1, &info, nullptr, &p.pipeline),
-                     "vkCreateComputePipelines");
-    t_.vkDestroyShaderModule(device_, module, nullptr);
-    if (!s) return s;
-    if (auto name = instance_->fn().vkSetDebugUtilsObjectNameEXT) { // kernel names show in RenderDoc
-        VkDebugUtilsObjectNameInfoEXT n{VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT};
-        n.objectType = VK_OBJECT_TYPE_PIPELINE;
-        n.objectHandle = reinterpret_cast<uint64_t>(p.pipeline);
-        n.pObjectName = kernel.name;
-        name(device_, &n);
-    }
-    pipelines_[kernel.name] = p;
-    return {};
-}
-
-const Pipeline& VulkanDevice::pipeline(const kernels::KernelInfo& kernel) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return pipelines_.at(kernel.name);
 }
 
 Status VulkanDevice::makeCommandBuffer(CommandSlot& slot, VkCommandPoolCreateFlags flags) {
@@ -465,8 +219,9 @@ VulkanDevice::ownershipCommands(const std::vector<detail::ExternalSync::Transfer
         barriers.push_back(b);
     }
     const VkPipelineStageFlags work = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
-    t_.vkCmdPipelineBarrier(slot.cmd, acquire ? VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT : work,
-                            acquire ? work : VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr,
+    const VkPipelineStageFlags top = VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                               bottom = VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT;
+    t_.vkCmdPipelineBarrier(slot.cmd, acquire ? top : work, acquire ? work : bottom, 0, 0, nullptr,
                             static_cast<uint32_t>(barriers.size()), barriers.data(), 0, nullptr);
     if (Status s = check(t_.vkEndCommandBuffer(slot.cmd), "vkEndCommandBuffer"); !s) {
         recycleLocked(slot);

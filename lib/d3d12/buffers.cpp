@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+// The D3D12 device's buffers: committed resources (default heap, or a mapped write-back custom heap for
+// host-visible ones), and uploads and downloads through mapped staging buffers.
+#include "d3d12/device.hpp"
+#include "d3d12/support.hpp"
+
+#include <cstring>
+
+namespace ripple::d3d12 {
+
+Result<std::unique_ptr<detail::BackendBuffer>> D3D12Device::createBuffer(uint64_t size, bool hostVisible) {
+    if (lost_) return Status(StatusCode::DeviceLost, "the device was lost");
+    if (StatusCode f = takeFault(detail::FaultPoint::Allocation); f != StatusCode::Ok) {
+        if (f == StatusCode::DeviceLost) lost_ = true;
+        return injected(f, "CreateCommittedResource");
+    }
+    auto b = std::make_unique<D3D12Buffer>();
+    b->size = size;
+    D3D12_HEAP_PROPERTIES heap{};
+    if (hostVisible) { // mapped, and usable as a UAV (status words): a custom write-back heap
+        heap.Type = D3D12_HEAP_TYPE_CUSTOM;
+        heap.CPUPageProperty = D3D12_CPU_PAGE_PROPERTY_WRITE_BACK;
+        heap.MemoryPoolPreference = D3D12_MEMORY_POOL_L0;
+        b->heap = D3D12_HEAP_TYPE_CUSTOM;
+    } else {
+        heap.Type = D3D12_HEAP_TYPE_DEFAULT;
+    }
+    const D3D12_RESOURCE_DESC desc = bufferDesc(size, D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS);
+    HRESULT hr =
+        device_->CreateCommittedResource(&heap, D3D12_HEAP_FLAG_NONE, &desc, D3D12_RESOURCE_STATE_COMMON,
+                                         nullptr, IID_ID3D12Resource, reinterpret_cast<void**>(&b->resource));
+    if (FAILED(hr)) return failed(hr, "CreateCommittedResource");
+    if (hostVisible && FAILED(hr = b->resource->Map(0, nullptr, &b->mapped))) return failed(hr, "Map");
+    return std::unique_ptr<detail::BackendBuffer>(std::move(b));
+}
+
+namespace {
+// A staging buffer in an UPLOAD (GENERIC_READ) or READBACK (COPY_DEST) heap, mapped.
+Result<std::unique_ptr<D3D12Buffer>> staging(ID3D12Device* device, uint64_t size, bool upload) {
+    auto b = std::make_unique<D3D12Buffer>();
+    b->size = size;
+    b->heap = upload ? D3D12_HEAP_TYPE_UPLOAD : D3D12_HEAP_TYPE_READBACK;
+    D3D12_HEAP_PROPERTIES heap{};
+    heap.Type = b->heap;
+    const D3D12_RESOURCE_DESC desc = bufferDesc(size, D3D12_RESOURCE_FLAG_NONE);
+    HRESULT hr = device->CreateCommittedResource(
+        &heap, D3D12_HEAP_FLAG_NONE, &desc,
+        upload ? D3D12_RESOURCE_STATE_GENERIC_READ : D3D12_RESOURCE_STATE_COPY_DEST, nullptr,
+        IID_ID3D12Resource, reinterpret_cast<void**>(&b->resource));
+    if (FAILED(hr)) return failed(hr, "CreateCommittedResource (staging)");
+    if (FAILED(hr = b->resource->Map(0, nullptr, &b->mapped))) return failed(hr, "Map (staging)");
+    return b;
+}
+} // namespace
+
+Status D3D12Device::upload(detail::BackendBuffer& buffer, uint64_t offset, const void* data, uint64_t size) {
+    if (size == 0) return {};
+    auto stage = staging(device_, size, true);
+    if (!stage) return stage.status();
+    std::memcpy(stage.value()->mapped, data, size);
+    auto list = beginCommands(0);
+    if (!list) return list.status();
+    list.value()->copy({stage.value().get(), 0, size}, {&buffer, offset, size});
+    auto ticket = submit(std::move(list.value()));
+    if (!ticket) return ticket.status();
+    return wait(ticket.value(), UINT64_MAX);
+}
+
+Status D3D12Device::download(detail::BackendBuffer& buffer, uint64_t offset, void* data, uint64_t size) {
+    if (size == 0) return {};
+    auto stage = staging(device_, size, false);
+    if (!stage) return stage.status();
+    auto list = beginCommands(0);
+    if (!list) return list.status();
+    list.value()->copy({&buffer, offset, size}, {stage.value().get(), 0, size});
+    auto ticket = submit(std::move(list.value()));
+    if (!ticket) return ticket.status();
+    if (Status s = wait(ticket.value(), UINT64_MAX); !s) return s;
+    std::memcpy(data, stage.value()->mapped, size);
+    return {};
+}
+
+void D3D12Device::setLabel(detail::BackendBuffer& buffer, const std::string& label) {
+    std::wstring wide(label.begin(), label.end());
+    static_cast<D3D12Buffer&>(buffer).resource->SetName(wide.c_str());
+}
+
+} // namespace ripple::d3d12
