@@ -20,6 +20,7 @@ layout(std430, binding = 2) readonly buffer Updates { uvec4 updates[]; };
 layout(std430, binding = 3) writeonly buffer Output { uvec4 outBlocks[]; };
 layout(std430, binding = 4) buffer Status { uint status[]; };
 #include "ripple/counted.glsl"
+#include "ripple/scatter_nd_tuple.glsl"
 
 void main() {
     const uint slice = P(1), q = P(2);
@@ -28,14 +29,7 @@ void main() {
     for (uint b = gl_GlobalInvocationID.x; b < count; b += stride) {
         const uint tuple = b / slice, within = b - tuple * slice;
         uint target = within;
-        bool inRange = true;
-        for (uint j = 0u; j < q; ++j) {
-            uint r;
-            inRange = resolveIndex(LOAD_INDEX(indices, viewOffset(19u, tuple * q + j)), P(3u + j), r);
-            if (!inRange) break;
-            target += r * P(11u + j);
-        }
-        if (!inRange) {
+        if (!addTupleOffset(tuple, q, target)) {
             if (within == 0u) atomicOr(status[0], 1u);
             continue;
         }

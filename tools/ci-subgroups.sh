@@ -3,7 +3,8 @@
 # CI job "every subgroup size" (issue 40), on an existing build (default: build/, as tools/quickstart.sh makes
 # it). lavapipe's subgroup size follows LP_NATIVE_VECTOR_WIDTH / 32; at 1024 and 2048 it runs 16-lane subgroups
 # while claiming full ones of 32 and 64, which ripple's probe catches (its portable kernels run there).
-#   1. At widths 128, 512, 1024 and 2048 (subgroups of 4, 16, 32, 64; 256 is the default suite's 8): the
+#   1. At widths 128, 512, 1024 and 2048 (subgroups of 4, 16, 32, 64; 256 is the default suite's 8), two
+#      widths at a time: the
 #      operator tests tagged [subgroups] (TopK's reference, rank, lane, row, chunk and sampled-selection
 #      paths, the deterministic sort, the probe; the chunk test, [long], only where the fast kernels run),
 #      the conformance cases in both scatter modes, and 60 random cases through ripple-run
@@ -29,16 +30,32 @@ step() { # runs a step: its last lines and cost, or all it printed when it fails
     return "$rc"
 }
 
-for width in 128 512 1024 2048; do
-    export LP_NATIVE_VECTOR_WIDTH=$width
-    echo "=== LP_NATIVE_VECTOR_WIDTH=$width (subgroup size $((width / 32)))"
-    tests="[subgroups]"
-    if ((width > 512)); then tests="[subgroups]~[long]"; fi
-    RIPPLE_VALIDATION=1 step "$ops" "$tests"
-    RIPPLE_VALIDATION=1 step $py test/conformance/run_cases.py "$run" test/data/conformance
-    step $py test/conformance/run_cases.py "$run" test/data/conformance scatter --deterministic
-    RIPPLE_VALIDATION=1 step $py test/conformance/random_cases.py "$run" --count 60 --seed "$width" --jobs 2
-done
+widths() { # widths W...: each width's steps in turn
+    local width tests
+    for width in "$@"; do
+        export LP_NATIVE_VECTOR_WIDTH=$width
+        echo "=== LP_NATIVE_VECTOR_WIDTH=$width (subgroup size $((width / 32)))"
+        tests="[subgroups]"
+        if ((width > 512)); then tests="[subgroups]~[long]"; fi
+        RIPPLE_VALIDATION=1 step "$ops" "$tests" || return
+        RIPPLE_VALIDATION=1 step $py test/conformance/run_cases.py "$run" test/data/conformance || return
+        step $py test/conformance/run_cases.py "$run" test/data/conformance scatter --deterministic || return
+        RIPPLE_VALIDATION=1 step $py test/conformance/random_cases.py "$run" --count 60 --seed "$width" --jobs 2 || return
+    done
+}
+# Two streams of widths at once: the operator tests keep about one core busy, so two fill the machine. Each
+# stream's output is shown when both are done.
+a=$(mktemp) b=$(mktemp)
+(log=$(mktemp); widths 128 2048) >"$a" 2>&1 &
+pa=$!
+(log=$(mktemp); widths 512 1024) >"$b" 2>&1 &
+pb=$!
+rc=0
+wait $pa || rc=1
+wait $pb || rc=1
+cat "$a" "$b"
+((rc == 0)) || { echo "ci-subgroups: a width's step failed (its output above)"; exit 1; }
+unset LP_NATIVE_VECTOR_WIDTH
 
 step "$ops" "[limits]"
 for entry in vulkan-minimum:128 android-baseline-2022:128 mobile-vk11:512 apple-m1-moltenvk:1024 \

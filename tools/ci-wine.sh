@@ -61,7 +61,8 @@ step() { echo; echo "== wine: $*"; }
 # Runs a Windows program; its output is kept, and a Wine error of the graphics channels or a validation
 # message fails the step.
 run() {
-    local log=$work/output.log rc=0
+    local log rc=0
+    log=$(mktemp -p "$work")
     "$wine" "$@" >"$log" 2>&1 || rc=$?
     cat "$log"
     if grep -E '^[0-9a-f]*:?err:(d3d12|vkd3d|vulkan|dxgi|d3d)|^vkd3d:err:|Validation (Error|Warning)' "$log" >/dev/null; then
@@ -106,14 +107,16 @@ vulkan_spec="[scatter_nd]~[exhaustive],[scatter_elements]~[exhaustive],[scatter_
 # Not [user_kernel] on D3D12: users' kernels compile their HLSL at run time (docs/D3D12.md).
 d3d12_spec="[scatter_nd]~[exhaustive]~[user_kernel],[scatter_elements]~[exhaustive]~[user_kernel],[scatter_in_place]~[exhaustive]~[user_kernel],[recording]~[user_kernel],[counts]~[user_kernel],[d3d12_real]~[user_kernel]"
 
-step "2. Vulkan back-end"
-check "unit tests" run "$win/test/ripple-unit-tests.exe"
-check "operator tests on Vulkan: $vulkan_spec" run "$win/test/ripple-ops-tests.exe" "$vulkan_spec"
 cat >"$work/ripple-run" <<EOF
 #!/bin/sh
 exec "$wine" "$win/samples/ripple-run/ripple-run.exe" "\$@"
 EOF
 chmod +x "$work/ripple-run"
+
+vulkan_half() { # returns its failures
+step "2. Vulkan back-end"
+check "unit tests" run "$win/test/ripple-unit-tests.exe"
+check "operator tests on Vulkan: $vulkan_spec" run "$win/test/ripple-ops-tests.exe" "$vulkan_spec"
 check "ripple-run.exe on every conformance case" \
     "$python" "$root/test/conformance/run_cases.py" "$work/ripple-run" "$root/test/data/conformance"
 unicode() { # a case read from, and written to, a folder whose name is outside every ANSI code page
@@ -134,7 +137,10 @@ EOF
 check "ripple-run.exe reads and writes paths with non-ASCII characters" unicode
 check "particles.exe --check (users' kernels, ScatterElements and TopK), every frame exact" \
     run "$win/samples/particles/ripple-particles.exe" --particles 30001 --width 203 --height 151 --k 24 --frames 6 --check
+return "$failures"
+}
 
+d3d12_half() { # returns its failures
 step "3. D3D12 back-end (Wine's d3d12.dll: vkd3d over winevulkan)"
 d3d12_ops() { RIPPLE_TEST_KERNELS=d3d12 run "$win/test/ripple-ops-tests.exe" "$d3d12_spec"; }
 check "operator tests on D3D12: $d3d12_spec" d3d12_ops
@@ -143,6 +149,17 @@ check "ripple-run.exe --backend d3d12 on every conformance case" \
 check "ripple-run.exe --backend d3d12 on the scatter cases, deterministic" \
     "$python" "$root/test/conformance/run_cases.py" "$work/ripple-run" "$root/test/data/conformance" scatter \
     --deterministic --backend d3d12
+return "$failures"
+}
+
+# The two back-ends at once: each keeps about one core busy. Their output is shown when both are done.
+vulkan_half >"$work/vulkan.out" 2>&1 &
+pv=$!
+d3d12_half >"$work/d3d12.out" 2>&1 &
+pd=$!
+wait $pv || failures=$((failures + $?))
+wait $pd || failures=$((failures + $?))
+cat "$work/vulkan.out" "$work/d3d12.out"
 
 echo
 if ((failures)); then

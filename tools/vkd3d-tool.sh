@@ -36,14 +36,20 @@ apt-get "${apt[@]}" update -qq
 version=$(apt-cache "${apt[@]}" show --no-all-versions libvkd3d-shader1 | sed -n 's/^Version: //p')
 # ripple's glue: one C function over vkd3d_shader_compile(), so that ripple needs no vkd3d header. Built on
 # every run (a fraction of a second), so that a change to it reaches a cached DIR.
+# A file that comes out the same is left as it was, so builds that depend on the compiler do not run again.
 build_glue() {
     local hash
     hash=$(sha256sum "$root/tools/vkd3d/hlsl_glue.c" | cut -c1-16) # its DXBC cache's key
     cc -shared -fPIC -O2 -fvisibility=hidden -DRIPPLE_GLUE_SOURCE_HASH="\"$hash\"" -I"$dir/include/vkd3d" \
-        -o "$dir/lib/libripple-hlsl-vkd3d.so" "$root/tools/vkd3d/hlsl_glue.c" -L"$dir/lib" \
+        -o "$dir/lib/libripple-hlsl-vkd3d.so.new" "$root/tools/vkd3d/hlsl_glue.c" -L"$dir/lib" \
         -l:libripple-vkd3d-shader.so.1 -Wl,-rpath,'$ORIGIN'
-    cc -O2 -o "$dir/bin/ripple-hlsl-dxbc" "$root/tools/vkd3d/hlsl_to_dxbc.c" -L"$dir/lib" -lripple-hlsl-vkd3d \
+    keep_or_replace "$dir/lib/libripple-hlsl-vkd3d.so"
+    cc -O2 -o "$dir/bin/ripple-hlsl-dxbc.new" "$root/tools/vkd3d/hlsl_to_dxbc.c" -L"$dir/lib" -lripple-hlsl-vkd3d \
         -Wl,-rpath,'$ORIGIN/../lib'
+    keep_or_replace "$dir/bin/ripple-hlsl-dxbc"
+}
+keep_or_replace() { # FILE: FILE.new replaces it only if they differ
+    if cmp -s "$1.new" "$1"; then rm "$1.new"; else mv "$1.new" "$1"; fi
 }
 if [[ -f $dir/.version && $(cat "$dir/.version") == "$version" ]]; then
     build_glue

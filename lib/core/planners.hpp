@@ -38,7 +38,6 @@ extern bool selectSampleDispatchForTests;
 // Pieces shared by the planners.
 const char* elementClass(DataType type); // "b8", "b16", "b32", "b64"
 const char* indexClass(DataType type);   // "i32", "u32", "i64", "u64"
-const char* reduceClass(DataType type);  // the DTYPE axis value: "f32", "f16", "bf16", "i32", ...
 // output = input (the copy pass of an out-of-place scatter).
 void addCopy(Plan& plan, uint32_t inputTensor, uint32_t outputTensor); // marked skipInPlace
 // The tensor, rank, data-type and index-type rules shared by both scatters.

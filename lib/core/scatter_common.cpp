@@ -139,35 +139,6 @@ void addCountPass(Plan& plan, const TensorDesc& count, uint64_t rows) {
 }
 
 // The data type's name in the reduction kernels' DTYPE axis.
-const char* reduceClass(DataType type) {
-    switch (type) {
-    case DataType::Float32:
-        return "f32";
-    case DataType::Float16:
-        return "f16";
-    case DataType::BFloat16:
-        return "bf16";
-    case DataType::Int32:
-        return "i32";
-    case DataType::UInt32:
-        return "u32";
-    case DataType::Int16:
-        return "i16";
-    case DataType::UInt16:
-        return "u16";
-    case DataType::Int8:
-        return "i8";
-    case DataType::UInt8:
-        return "u8";
-    case DataType::Float64:
-        return "f64";
-    case DataType::Int64:
-        return "i64";
-    default:
-        return "u64";
-    }
-}
-
 void addScatterPass(Plan& plan, const char* kernel, uint32_t base, ScatterReduction reduction,
                     bool hasSharedSums) {
     const TensorDesc& updates = plan.tensors[2];
@@ -190,7 +161,7 @@ void addScatterPass(Plan& plan, const char* kernel, uint32_t base, ScatterReduct
         plan.params.push_back(static_cast<uint32_t>(reduction));
         if (sharedSums) plan.params.push_back(static_cast<uint32_t>(outputs));
         d.kernel = std::string(kernel) + (sharedSums ? "_reduce_shared." : "_reduce.") +
-                   reduceClass(updates.DataType) + "." + indexClass(plan.tensors[1].DataType);
+                   typeClass(updates.DataType) + "." + indexClass(plan.tensors[1].DataType);
         d.hasModes = true; // FLOAT32 has a fast variant (float atomic add)
     }
     d.bindings = {{BindingKind::Params},

@@ -56,7 +56,7 @@ Result<Plan> planScatterElements(const ScatterElementsDesc& desc, const PlanLimi
         PlanDispatch d;
         d.kernel = desc.Reduction == ScatterReduction::None
                        ? std::string("scatter_elements_rows.") + elementClass(in.DataType)
-                       : std::string("scatter_elements_rows_reduce.") + reduceClass(in.DataType);
+                       : std::string("scatter_elements_rows_reduce.") + typeClass(in.DataType);
         d.kernel += std::string(".") + indexClass(ind.DataType);
         d.bindings = {{BindingKind::Params},    {BindingKind::Tensor, 0}, {BindingKind::Tensor, 1},
                       {BindingKind::Tensor, 2}, {BindingKind::Tensor, 3}, {BindingKind::Status}};

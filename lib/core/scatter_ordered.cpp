@@ -103,10 +103,10 @@ void addOrderedScatter(Plan& plan, const OrderedScatter& s) {
     // an invocation per run and element.
     const bool longRuns = s.reduction != ScatterReduction::None && s.slice == 1 && s.targets > 0 &&
                           s.pairs >= 16ull * s.targets;
-    apply.kernel = s.reduction == ScatterReduction::None
-                       ? std::string("scatter_ordered_last.") + elementClass(upd.DataType)
-                       : std::string(longRuns ? "scatter_ordered_runs." : "scatter_ordered.") +
-                             reduceClass(upd.DataType);
+    apply.kernel =
+        s.reduction == ScatterReduction::None
+            ? std::string("scatter_ordered_last.") + elementClass(upd.DataType)
+            : std::string(longRuns ? "scatter_ordered_runs." : "scatter_ordered.") + typeClass(upd.DataType);
     apply.bindings = {{BindingKind::Params},
                       keys[pass % 2],
                       numbers[pass % 2],

@@ -18,6 +18,35 @@ std::string formatSizes(const std::vector<uint32_t>& sizes) {
     return s + "}";
 }
 
+const char* typeClass(DataType type) {
+    switch (type) {
+    case DataType::Float32:
+        return "f32";
+    case DataType::Float16:
+        return "f16";
+    case DataType::BFloat16:
+        return "bf16";
+    case DataType::Int32:
+        return "i32";
+    case DataType::UInt32:
+        return "u32";
+    case DataType::Int16:
+        return "i16";
+    case DataType::UInt16:
+        return "u16";
+    case DataType::Int8:
+        return "i8";
+    case DataType::UInt8:
+        return "u8";
+    case DataType::Float64:
+        return "f64";
+    case DataType::Int64:
+        return "i64";
+    default:
+        return "u64";
+    }
+}
+
 uint64_t mulSaturated(uint64_t a, uint64_t b) {
     return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
 }

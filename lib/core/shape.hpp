@@ -13,6 +13,9 @@
 namespace ripple::core {
 
 std::string formatSizes(const std::vector<uint32_t>& sizes); // "{1,2,3}"
+// The DTYPE axis value of every per-type kernel variant (TopK's keys, the scatters' reductions): "f32",
+// "f16", "bf16", "f64", "i32", "u32", "i16", "u16", "i8", "u8", "i64", "u64".
+const char* typeClass(DataType type);
 // Products and sums of sizes saturate at UINT64_MAX instead of wrapping, so an overflowing tensor fails the
 // size rules (checkTensor) rather than passing as a small one.
 uint64_t mulSaturated(uint64_t a, uint64_t b);

@@ -28,33 +28,6 @@
 namespace ripple::core {
 namespace topk {
 
-const char* keyClassOf(DataType type) {
-    switch (type) {
-    case DataType::Float32:
-        return "f32";
-    case DataType::Float16:
-        return "f16";
-    case DataType::BFloat16:
-        return "bf16";
-    case DataType::Int32:
-        return "i32";
-    case DataType::UInt32:
-        return "u32";
-    case DataType::Int16:
-        return "i16";
-    case DataType::UInt16:
-        return "u16";
-    case DataType::Int8:
-        return "i8";
-    case DataType::UInt8:
-        return "u8";
-    case DataType::Int64:
-        return "i64";
-    default:
-        return "u64";
-    }
-}
-
 Status scratchTooLarge(const std::string& what, const PlanLimits& limits) {
     return unsupported("TopK", "its " + what + " needs more than the device's maxStorageBufferRange (" +
                                    std::to_string(limits.maxStorageBufferRange) + ") in one binding");
@@ -202,7 +175,7 @@ Result<Plan> planRadix(Plan plan, const TopKDesc& desc, uint64_t rows, const Pla
     plan.scratchBytes = scratch.bytes();
 
     const std::string keyClass = std::string(wide ? "k2" : "k1");
-    const std::string dtype = std::string(keyClassOf(in.DataType));
+    const std::string dtype = std::string(typeClass(in.DataType));
     const uint32_t rowGroups = static_cast<uint32_t>(std::min<uint64_t>(rows, 65535));
     const uint32_t chunkGroups = static_cast<uint32_t>(std::min<uint64_t>(rows * chunks, 65535));
     auto dispatch = [&](std::string kernel, std::vector<PlanBinding> b, uint32_t arg, uint32_t groups) {
@@ -241,7 +214,7 @@ Result<Plan> planRank(Plan plan, const TopKDesc& desc, uint64_t rows) {
     topkParams(plan.params, desc, 1, 0, 1, 1, rows, rows, 0);
     plan.params.insert(plan.params.end(), {1u, static_cast<uint32_t>(n), 8 * elementSize(in.DataType)});
     addDispatch(
-        plan, std::string("topk_rank.") + keyClassOf(in.DataType),
+        plan, std::string("topk_rank.") + typeClass(in.DataType),
         {{BindingKind::Params}, {BindingKind::Tensor, 0}, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}},
         0, groupsFor(rows * n));
     return plan;
@@ -273,7 +246,7 @@ Result<Plan> planLane(Plan plan, const TopKDesc& desc, uint64_t rows, uint64_t p
                                                {BindingKind::Tensor, 1},
                                                {BindingKind::Tensor, 2},
                                                candidates};
-    addDispatch(plan, std::string("topk_lane.") + keyClassOf(in.DataType) + "." + kmaxName, bindings,
+    addDispatch(plan, std::string("topk_lane.") + typeClass(in.DataType) + "." + kmaxName, bindings,
                 parts > 1 ? 1 : 0, groupsFor(rows * parts));
     // The merge runs one row per invocation in workgroups of 64, so that 8192 rows spread over 128 SMs, not
     // 32 (H100, (128,4096,64) K=16: merge 51.5 -> 42.3 us; bench/NOTES.md, issue 21).
@@ -306,7 +279,7 @@ Result<Plan> planChunk(Plan plan, const TopKDesc& desc, uint64_t rows, uint64_t 
     plan.scratchBytes = listBytes;
     plan.zeroedScratchBytes = rows * 8;
     addDispatch(plan,
-                std::string("topk_chunk.") + keyClassOf(desc.InputTensor.DataType) +
+                std::string("topk_chunk.") + typeClass(desc.InputTensor.DataType) +
                     (T <= 256 ? ".s256" : ".s1024"),
                 {{BindingKind::Params},
                  {BindingKind::Tensor, 0},
@@ -327,7 +300,7 @@ Result<Plan> planRow(Plan plan, const TopKDesc& desc, uint64_t rows) {
     plan.params.push_back(8 * elementSize(desc.InputTensor.DataType));
     addDispatch(
         plan,
-        std::string("topk_row.") + keyClassOf(desc.InputTensor.DataType) + (T <= 256 ? ".s256" : ".s1024"),
+        std::string("topk_row.") + typeClass(desc.InputTensor.DataType) + (T <= 256 ? ".s256" : ".s1024"),
         {{BindingKind::Params}, {BindingKind::Tensor, 0}, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}},
         0, rows, true); // modes: fast = subgroup scans
     return plan;
@@ -467,7 +440,7 @@ Result<Plan> planTiles(Plan plan, const TopKDesc& desc, uint64_t rows, const Pla
     auto region = [&](uint32_t level) { return level % 2 ? regionB : regionA; };
     const std::string keyw = wide ? "k2" : "k1";
     PlanDispatch tile;
-    tile.kernel = std::string("topk_tile.") + keyClassOf(in.DataType);
+    tile.kernel = std::string("topk_tile.") + typeClass(in.DataType);
     tile.bindings = {{BindingKind::Params}, {BindingKind::Tensor, 0}, region(0)};
     tile.groups = static_cast<uint32_t>(std::min<uint64_t>((totalTiles + perGroup - 1) / perGroup, 65535));
     plan.dispatches.push_back(tile);

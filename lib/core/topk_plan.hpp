@@ -13,9 +13,6 @@ namespace ripple::core::topk {
 
 constexpr uint64_t kSlots = 1024; // entries a workgroup sorts in shared memory (topk_tile.comp's SLOTS)
 
-// The DTYPE of a key-class kernel variant: "f32", "f16", "bf16", "i32", "u32", "i16", "u16", "i8", "u8",
-// "i64", "u64".
-const char* keyClassOf(DataType type);
 // Appends a dispatch of `kernel` (without its MODE suffix when `modes`: the runtime picks fast or portable).
 void addDispatch(Plan& plan, std::string kernel, std::vector<PlanBinding> bindings, uint32_t arg,
                  uint64_t groups, bool modes = false);

@@ -176,7 +176,7 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     plan.scratchBytes = scratch.bytes();
     plan.zeroedScratchBytes = zeroed.bytes();
 
-    const std::string dtype = keyClassOf(in.DataType);
+    const std::string dtype = typeClass(in.DataType);
     const PlanBinding params{BindingKind::Params}, input{BindingKind::Tensor, 0};
     auto dispatch = [&](std::string kernel, std::vector<PlanBinding> b, uint64_t groups, bool modes) {
         addDispatch(plan, std::move(kernel), std::move(b), 0, groups, modes);

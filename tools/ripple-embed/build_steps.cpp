@@ -243,7 +243,8 @@ int hlslRoundTripStep(const std::vector<std::string>& args) {
 // dxbc --spv IN --hlsl OUT --out OUT --name VARIANT --compiler P --kind fxc|vkd3d --compiler-version V
 //      [--cache DIR]
 // An empty OUT for a variant with no D3D12 form. A variant the compiler rejects fails the build, naming it,
-// with the compiler's messages and the HLSL's first lines. The key: the HLSL, the compiler and its flags.
+// with the compiler's messages and the HLSL's first lines. The key: the HLSL, the compiler (with vkd3d, also
+// the version it reports now, which names its glue's source) and its flags.
 int dxbcStep(const std::vector<std::string>& args) {
     std::map<std::string, std::string> o;
     std::vector<std::string> rest;
@@ -264,6 +265,14 @@ int dxbcStep(const std::vector<std::string>& args) {
     key.field(kind);
     key.field(o["compiler-version"]);
     addToolStamp(key, o["compiler"]);
+    if (kind == "vkd3d") { // the glue and vkd3d-shader live beside the command: it names both
+        const std::string versionLog = out + ".version";
+        std::string version;
+        if (runProgram({o["compiler"], "--version"}, versionLog) != 0 || !readBytes(versionLog, version))
+            return removeAll({versionLog}), fail(o["compiler"] + " --version failed"), 1;
+        removeAll({versionLog});
+        key.field(version);
+    }
     key.field(text);
     const std::string digest = key.hex();
     std::vector<std::string> parts;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// ripple-hlsl-dxbc: the build's HLSL compiler on a Linux host (cmake/RippleDxbc.cmake): one kernel variant's
+// ripple-hlsl-dxbc: the build's HLSL compiler on a Linux host (ripple-embed dxbc): one kernel variant's
 // HLSL to shader-model-5.1 DXBC through the glue (hlsl_glue.c), as D3DCompile would on Windows.
 //   ripple-hlsl-dxbc IN.hlsl OUT.dxbc NAME    exit 0 with OUT written whole, else 1 with the compiler's
 //                                            messages on stderr and no OUT

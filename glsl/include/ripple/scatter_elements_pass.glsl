@@ -6,28 +6,9 @@
 // the updates' sizes), [20..36] updates view, [37..44] output pitch per dimension, [45..46] group order
 // (ORDERED_GROUP), [47] the reduction (ScatterReduction: 1 ADD, 2 MUL, 3 MAX, 4 MIN; read with
 // SCATTER_REDUCE only), [48] the output's element count (SCATTER_SHARED only: ripple/scatter_shared_add.glsl).
-// Bindings: 1 indices, 2 updates, 3 output (packed), 4 status.
-layout(local_size_x = RIPPLE_GROUP_SIZE) in;  // 256, or 128 in .small (RippleKernels.cmake)
-// groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
-layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
-#include "ripple/common.glsl"
-#include "ripple/index.glsl"
-#define OUT_BINDING 3
-#if defined(SCATTER_SHARED)
-#include "ripple/combine.glsl"
-#include "ripple/scatter_shared_add.glsl"
-#elif defined(SCATTER_REDUCE)
-#include "ripple/combine.glsl"
-#define SCATTER_WRITE(e, bits) combineElement(e, bits, P(47u))
-#else
-#include "ripple/store.glsl"
-#define SCATTER_WRITE(e, bits) storeElement(e, bits)
-#endif
-
-layout(std430, binding = 1) readonly buffer Indices { uint indices[]; };
-layout(std430, binding = 2) readonly buffer Updates { uint updates[]; };
-layout(std430, binding = 4) buffer Status { uint status[]; };
-#include "ripple/counted.glsl"
+// Bindings (ripple/scatter_pass.glsl): 1 indices, 2 updates, 3 output (packed), 4 status.
+#define SCATTER_REDUCTION_PARAM 47u
+#include "ripple/scatter_pass.glsl"
 
 void main() {
     const uint count = countedUnits(P(0), 1u); // the first updates, with a CountTensor
