@@ -148,7 +148,8 @@ struct DeviceOptions {
     /// Device::execute keeps the command buffer it records for an operator and its bindings (up to 16
     /// binding sets per operator, LRU), with the operator's scratch and status memory (up to 64 MiB per
     /// operator; larger operators are recorded each time), and submits it again when the same Buffers and
-    /// Offsets come back: recording costs the host 2-5 us per pass on an H100 (bench/NOTES.md). The
+    /// Offsets come back: recording costs the host 2-5 us per pass on an H100 (NVIDIA 580), more than
+    /// submitting. The
     /// memory is released with the Operator. Results and errors are the same either way. Needs
     /// VK_KHR_push_descriptor (else, and on D3D12, execute records each time). CommandRecorder never keeps.
     bool reuseCommandBuffers = true;
@@ -156,7 +157,7 @@ struct DeviceOptions {
     /// clamped to what the adapter has (features both have, the smaller limits), to try the kernel
     /// variants, plans and ticket path of that class on any machine. Vulkan only; empty (the default) uses
     /// the adapter as it is, unless the RIPPLE_DEVICE_PROFILE environment variable names one. Profiles (facts
-    /// from Khronos' Vulkan-Profiles, lib/vulkan/profiles.cpp): vulkan-minimum, android-baseline-2022,
+    /// from Khronos' Vulkan-Profiles device data): vulkan-minimum, android-baseline-2022,
     /// apple-m1-moltenvk, intel-iris-xe, amd-rdna-wave64, amd-rdna-wave32, mobile-vk11 (Vulkan 1.1 without
     /// timeline semaphores, 64-bit integers or 16-bit storage). The subgroup size stays the adapter's.
     std::string profile;
@@ -244,7 +245,7 @@ class RIPPLE_API Device {
     uint64_t bindingAlignment() const;
     /// @return the pipeline cache's bytes, to save and pass back through DeviceOptions::pipelineCacheData
     /// next time: a 64-byte header of ripple's ("RPLCACHE", version, backend, size, a hash of the data,
-    /// vendor, device and pipelineCacheUUID; lib/runtime/cache_blob.hpp), then the backend's data
+    /// vendor, device and pipelineCacheUUID, checked when the data comes back), then the backend's data
     /// (Vulkan's VkPipelineCache data; on D3D12 the compiled bytecode and the adapter's name).
     Result<std::vector<uint8_t>> pipelineCacheData() const;
     /// @return the validation-layer messages of severity warning or error seen so far (0 unless

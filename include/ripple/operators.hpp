@@ -63,7 +63,7 @@ struct ScatterNDDesc {
     /// with Add/Mul/Max/Min each target is folded from its input value through its updates in that order
     /// (float sums and products included). Cost: the updates are sorted by target first (a radix sort of 8
     /// bytes per update) and each target's updates are applied by one invocation in turn; scratch 16 bytes
-    /// per index tuple. Timings: bench/NOTES.md "Scatter deterministic".
+    /// per index tuple; on an H100 about as fast as the atomic path for 65536 rows of 256 elements.
     bool Deterministic = false;
     /// ripple's addition: an optional GPU-side count, read when the run executes (no host round trip).
     /// Absent when Sizes is empty (the default). Else one UINT32 element (every size 1, DimensionCount

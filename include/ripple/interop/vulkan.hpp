@@ -25,8 +25,7 @@ struct VulkanDeviceDesc {
     VkDevice device = VK_NULL_HANDLE;                 ///< the engine's device
     /// A queue with compute, of queueFamilyIndex. A queue of a compute-only family (no graphics), where
     /// the device has one, is what ripple takes for itself: on an H100 (NVIDIA 580) work submitted there
-    /// starts 2.5 us sooner and multi-pass TopKs ran 2-22% faster than on the graphics family
-    /// (bench/NOTES.md, "Issue 19, continued: launch latency and the queue family").
+    /// starts 2.5 us sooner and multi-pass TopKs ran 2-22% faster than on the graphics family.
     VkQueue queue = VK_NULL_HANDLE;
     uint32_t queueFamilyIndex = 0; ///< the queue's family
     /// How ripple reaches the engine's Vulkan functions; null uses the system loader.
