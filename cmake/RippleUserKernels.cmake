@@ -14,6 +14,10 @@
 #   HLSL_ROUND_TRIP: each variant's HLSL (what the D3D12 back-end runs) is also compiled back to SPIR-V by
 #   glslang's HLSL front end, as KernelSources in <ns>::hlsl_round_trip, so a Vulkan device (lavapipe in CI)
 #   can run the D3D12 form's semantics.
+#   In a build with the D3D12 back-end and an HLSL compiler (cmake/RippleHlslCompiler.cmake: fxc, or
+#   tools/vkd3d-tool.sh's vkd3d-shader), each variant's HLSL is also compiled to D3D12 bytecode, as ripple's
+#   own kernels are (KernelSource::PackedDxbc), so that no D3D12 device compiles it at run time. A variant
+#   the compiler rejects fails the build, naming it, with the compiler's messages.
 
 # What the function needs from ripple's scope, reachable from a parent project's (add_subdirectory); an
 # installed package sets them in rippleConfig.cmake before including this file.
@@ -23,6 +27,10 @@ endif()
 set_property(GLOBAL PROPERTY RIPPLE_USER_GLSL_INCLUDE_DIR ${RIPPLE_GLSL_PUBLIC_INCLUDE_DIR})
 set_property(GLOBAL PROPERTY RIPPLE_USER_HLSL ${RIPPLE_HAS_D3D12})
 set_property(GLOBAL PROPERTY RIPPLE_USER_EMBED ${RIPPLE_USER_EMBED})
+set_property(GLOBAL PROPERTY RIPPLE_USER_DXBC "${RIPPLE_DXBC_COMPILER}")
+set_property(GLOBAL PROPERTY RIPPLE_USER_DXBC_KIND "${RIPPLE_DXBC_COMPILER_KIND}")
+set_property(GLOBAL PROPERTY RIPPLE_USER_DXBC_VERSION "${RIPPLE_DXBC_COMPILER_VERSION}")
+set_property(GLOBAL PROPERTY RIPPLE_USER_KERNEL_CACHE "${RIPPLE_KERNEL_CACHE_DIR}")
 
 function(_ripple_user_variants out_var stem axes suffix defines)
     list(LENGTH axes n)
@@ -63,7 +71,17 @@ function(ripple_add_kernels target)
         list(APPEND include_flags -I${dir})
     endforeach()
     get_property(embed GLOBAL PROPERTY RIPPLE_USER_EMBED)
+    get_property(with_hlsl GLOBAL PROPERTY RIPPLE_USER_HLSL)
+    get_property(dxbc_compiler GLOBAL PROPERTY RIPPLE_USER_DXBC)
+    get_property(dxbc_kind GLOBAL PROPERTY RIPPLE_USER_DXBC_KIND)
+    get_property(dxbc_version GLOBAL PROPERTY RIPPLE_USER_DXBC_VERSION)
+    get_property(kernel_cache GLOBAL PROPERTY RIPPLE_USER_KERNEL_CACHE)
+    set(cache_flag "")
+    if(kernel_cache)
+        set(cache_flag --cache ${kernel_cache})
+    endif()
     set(lines "")
+    set(dxbc_lines "")
     set(round_trip_lines "")
     set(outputs "")
     foreach(source IN LISTS K_SOURCES)
@@ -102,6 +120,20 @@ function(ripple_add_kernels target)
                 VERBATIM)
             string(APPEND lines "${variant} ${spv} ${stripped}\n")
             list(APPEND outputs ${spv} ${stripped})
+            if(with_hlsl AND dxbc_compiler)
+                # An empty file for a variant with no D3D12 form (one that needs a device feature).
+                set(dxbc ${out}/dxbc/${variant}.dxbc)
+                add_custom_command(
+                    OUTPUT ${dxbc}
+                    COMMAND ${embed} dxbc --spv ${spv} --hlsl ${out}/dxbc/${variant}.hlsl --out ${dxbc}
+                            --name ${target}.${variant} --compiler ${dxbc_compiler} --kind ${dxbc_kind}
+                            --compiler-version "${dxbc_version}" ${cache_flag}
+                    DEPENDS ${spv} ${embed} ${dxbc_compiler}
+                    COMMENT "dxbc ${target}: ${variant}"
+                    VERBATIM)
+                string(APPEND dxbc_lines "${variant} ${dxbc}\n")
+                list(APPEND outputs ${dxbc})
+            endif()
             if(K_HLSL_ROUND_TRIP)
                 set(rt ${out}/spv/${variant}.hlsl.spv)
                 add_custom_command(
@@ -127,9 +159,12 @@ function(ripple_add_kernels target)
     set(hpp ${out}/include/${target_id}_kernels.hpp)
     set(cpp ${out}/${target}_kernels.cpp)
     set(hlsl_flag "")
-    get_property(with_hlsl GLOBAL PROPERTY RIPPLE_USER_HLSL)
     if(with_hlsl)
         set(hlsl_flag --hlsl)
+        if(dxbc_compiler)
+            file(CONFIGURE OUTPUT ${out}/dxbc.txt CONTENT "${dxbc_lines}")
+            list(APPEND hlsl_flag --dxbc ${out}/dxbc.txt)
+        endif()
     endif()
     add_custom_command(
         OUTPUT ${hpp} ${cpp}

@@ -165,8 +165,9 @@ struct DeviceOptions {
     /// for (its build host had no HLSL compiler: ripple::d3d12BytecodeCompiler() is then empty). false (the
     /// default): compile() returns Unsupported naming the variant. true: its HLSL is compiled at first use
     /// with D3DCompile (shader model 5.1), which can take seconds a variant on a player's machine; the
-    /// bytecode then goes into pipelineCacheData(). Users' kernels (KernelSource) carry HLSL only and are
-    /// always compiled at run time. Vulkan ignores it.
+    /// bytecode then goes into pipelineCacheData(). Users' kernels run the bytecode ripple_add_kernels built
+    /// (KernelSource::PackedDxbc); one built without it is compiled at Device::compile whatever this says.
+    /// Vulkan ignores it.
     bool compileHlslAtRunTime = false;
 };
 

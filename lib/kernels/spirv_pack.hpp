@@ -27,7 +27,8 @@ inline std::vector<uint8_t> encode(const std::vector<uint32_t>& words) {
 inline bool decode(const uint32_t* packed, uint32_t byteCount, uint32_t wordCount,
                    std::vector<uint32_t>& out) {
     out.clear();
-    out.reserve(wordCount);
+    // Each word takes a byte at least: a hostile wordCount reserves no more than the bytes allow.
+    out.reserve(wordCount < byteCount ? wordCount : byteCount);
     uint32_t value = 0, shift = 0;
     for (uint32_t i = 0; i < byteCount; ++i) {
         const uint32_t byte = (packed[i / 4] >> (8 * (i % 4))) & 0xFF;

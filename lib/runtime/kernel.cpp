@@ -32,26 +32,28 @@ Status detail::checkKernelSource(const KernelSource& s, const std::vector<uint32
     };
     for (int i = 0; i < 3; ++i)
         if (s.LocalSize[i] != spv.localSize[i])
-            return Status(StatusCode::InvalidArgument, name + ": KernelSource::LocalSize (" + triple(s.LocalSize) +
-                                                           ") disagrees with its SPIR-V's (" +
-                                                           triple(spv.localSize) + ")");
+            return Status(StatusCode::InvalidArgument,
+                          name + ": KernelSource::LocalSize (" + triple(s.LocalSize) +
+                              ") disagrees with its SPIR-V's (" + triple(spv.localSize) + ")");
     if (spv.pushConstantBlocks > 1 || s.PushConstantBytes != spv.pushConstantBytes)
-        return Status(StatusCode::InvalidArgument,
-                      name + ": KernelSource::PushConstantBytes (" + std::to_string(s.PushConstantBytes) +
-                          ") disagrees with its SPIR-V's push-constant block (" +
-                          std::to_string(spv.pushConstantBytes) + " bytes)");
+        return Status(StatusCode::InvalidArgument, name + ": KernelSource::PushConstantBytes (" +
+                                                       std::to_string(s.PushConstantBytes) +
+                                                       ") disagrees with its SPIR-V's push-constant block (" +
+                                                       std::to_string(spv.pushConstantBytes) + " bytes)");
     for (const kernels::SpirvBinding& b : spv.bindings)
         if (b.other || b.uniform || b.set != 0)
             return Status(StatusCode::InvalidArgument,
                           name + "'s SPIR-V declares binding " + std::to_string(b.binding) + " in set " +
                               std::to_string(b.set) +
-                              (b.other ? " that is not a buffer" : b.uniform ? " as a uniform buffer" : "") +
+                              (b.other     ? " that is not a buffer"
+                               : b.uniform ? " as a uniform buffer"
+                                           : "") +
                               "; ripple binds storage buffers in descriptor set 0 only");
     if (s.BindingCount != spv.bindings.size())
-        return Status(StatusCode::InvalidArgument, name + ": KernelSource::BindingCount (" +
-                                                       std::to_string(s.BindingCount) +
-                                                       ") disagrees with its SPIR-V's " +
-                                                       std::to_string(spv.bindings.size()) + " storage buffers");
+        return Status(StatusCode::InvalidArgument,
+                      name + ": KernelSource::BindingCount (" + std::to_string(s.BindingCount) +
+                          ") disagrees with its SPIR-V's " + std::to_string(spv.bindings.size()) +
+                          " storage buffers");
     for (uint32_t i = 0; i < s.BindingCount; ++i) {
         const KernelBindingInfo& b = s.Bindings[i];
         const std::string field = name + ": KernelSource::Bindings[" + std::to_string(i) + "]";
@@ -78,6 +80,30 @@ Status detail::checkKernelSource(const KernelSource& s, const std::vector<uint32
                                                        ", which its SPIR-V's capabilities need");
     return {};
 }
+
+namespace {
+
+// KernelSource's DXBC fields against themselves (on every back-end, so that a struct that disagrees fails
+// alike everywhere): a DXBC container of DxbcWords words, with HLSL beside it. Sets info.dxbc.
+Status checkDxbc(const KernelSource& s, kernels::KernelInfo& info) {
+    if (!s.PackedDxbc && !s.PackedDxbcBytes && !s.DxbcWords) return {};
+    const std::string name = std::string("compile: kernel ") + s.Name;
+    if (!s.PackedDxbc || !s.PackedDxbcBytes || s.DxbcWords < 8 || !s.Hlsl)
+        return Status(StatusCode::InvalidArgument,
+                      name + ": KernelSource::PackedDxbc, PackedDxbcBytes and DxbcWords must all be set (a "
+                             "DXBC container of at least 8 words, beside Hlsl) or all be zero");
+    info.dxbc = {s.PackedDxbc, s.PackedDxbcBytes, s.DxbcWords};
+    std::vector<uint32_t> words;
+    uint32_t magic = 0;
+    std::memcpy(&magic, "DXBC", 4);
+    if (!kernels::unpackSpirv(info.dxbc, words) || words[0] != magic || words[6] != s.DxbcWords * 4u)
+        return Status(StatusCode::InvalidArgument,
+                      name + ": KernelSource::PackedDxbc is not a packed DXBC container of DxbcWords (" +
+                          std::to_string(s.DxbcWords) + ") words");
+    return {};
+}
+
+} // namespace
 
 Kernel::Kernel(Kernel&&) noexcept = default;
 Kernel& Kernel::operator=(Kernel&&) noexcept = default;
@@ -130,6 +156,7 @@ Result<Kernel> Device::compile(const KernelDesc& desc) {
         return Status(StatusCode::InvalidArgument,
                       "compile: kernel " + name + "'s packed SPIR-V is malformed");
     if (Status st = detail::checkKernelSource(*s, words); !st) return st;
+    if (Status st = checkDxbc(*s, info); !st) return st;
     info.sharedBytes = kernels::workgroupBytes(words.data(), words.size());
     if (std::string limit = detail::exceededLimit(info, impl_->backend->adapter().features); !limit.empty())
         return Status(StatusCode::Unsupported, "compile: kernel " + name + " exceeds " + limit + " of " +

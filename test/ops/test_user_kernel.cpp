@@ -8,6 +8,8 @@
 #include "support/host_tensor.hpp"
 #include "support/reference.hpp"
 
+#include <ripple/version.hpp>
+
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -198,6 +200,28 @@ TEST_CASE("A KernelSource that disagrees with its SPIR-V is refused, naming the 
          [](KernelSource& k) { k.Bindings[0].Access = BindingAccess::Read; }, "Bindings[0].Access (Read)"},
         {"another workgroup size", [](KernelSource& k) { k.LocalSize[0] = 32; }, "LocalSize (32x1x1)"},
         {"SPIR-V cut short", [](KernelSource& k) { k.SpirvWords = 40; }, "advect.d2"},
+        {"a SPIR-V word count of 4,000,000,000", [](KernelSource& k) { k.SpirvWords = 4000000000u; },
+         "packed SPIR-V is malformed"},
+        {"DXBC words without the DXBC",
+         [](KernelSource& k) {
+             k.PackedDxbc = nullptr;
+             k.DxbcWords = 100;
+         },
+         "PackedDxbc"},
+        {"SPIR-V given as the DXBC",
+         [](KernelSource& k) {
+             k.PackedDxbc = k.PackedSpirv;
+             k.PackedDxbcBytes = k.PackedBytes;
+             k.DxbcWords = k.SpirvWords;
+         },
+         "PackedDxbc"},
+        {"DXBC of 4,000,000,000 words",
+         [](KernelSource& k) {
+             k.PackedDxbc = k.PackedSpirv;
+             k.PackedDxbcBytes = k.PackedBytes;
+             k.DxbcWords = 4000000000u;
+         },
+         "PackedDxbc"},
     };
     for (const Case& c : cases) {
         INFO(c.what);
@@ -208,6 +232,30 @@ TEST_CASE("A KernelSource that disagrees with its SPIR-V is refused, naming the 
         CHECK_THAT(s.message(), Catch::Contains("advect.d2") && Catch::Contains(c.field));
     }
     CHECK(dev.validationMessageCount() == 0);
+}
+
+// Issue 55: ripple_add_kernels compiles each variant's HLSL to D3D12 bytecode at build time where the build
+// has an HLSL compiler, and a D3D12 device runs it as it is. Bytecode compiled at run time would be kept for
+// pipelineCacheData(); the embedded one is not (every process has it), so the data does not grow.
+TEST_CASE("A user kernel with build-time D3D12 bytecode is compiled at run time by no one",
+          "[user_kernel][gpu]") {
+    const KernelSource& source = test_kernels::advect_d3;
+    const bool embedded = source.PackedDxbc != nullptr;
+    CHECK(embedded == (source.Hlsl != nullptr && *ripple::d3d12BytecodeCompiler() != '\0'));
+    Device dev = rt::freshDevice();
+    auto before = dev.pipelineCacheData();
+    REQUIRE(before.ok());
+    auto kernel = dev.compile(KernelDesc{&source});
+    REQUIRE(kernel.ok());
+    auto afterData = dev.pipelineCacheData();
+    REQUIRE(afterData.ok());
+    const std::vector<uint8_t>& after = afterData.value();
+    if (rt::onD3D12() && embedded)
+        CHECK(after == before.value()); // the build's bytecode: nothing compiled, nothing to keep
+    else if (rt::onD3D12())
+        CHECK(after.size() > before.value().size()); // compiled at run time, kept
+    else
+        CHECK(!after.empty()); // Vulkan: its pipeline cache, whatever the bytecode
 }
 
 // KernelDispatch::IndirectBuffer (issue 43): group counts read on the GPU, written by the host, by an earlier

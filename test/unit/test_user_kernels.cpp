@@ -3,6 +3,8 @@
 // KernelSource per permutation, with the reflection the runtime will check dispatches against.
 #include "ripple_unit_tests_kernels.hpp"
 
+#include <ripple/version.hpp>
+
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -27,5 +29,24 @@ TEST_CASE("ripple_add_kernels embeds each permutation with its reflection", "[un
         CHECK(k->SpirvWords > 5);
         CHECK(k->PackedBytes > 0);
         CHECK(k->PackedSpirv != nullptr);
+    }
+}
+
+// In a D3D12 build with an HLSL compiler, each variant's HLSL is also compiled at build time, by the compiler
+// that made ripple's own bytecode: a D3D12 device then compiles nothing at run time (issue 55).
+TEST_CASE("ripple_add_kernels embeds the D3D12 bytecode of each permutation where the build has a compiler",
+          "[unit]") {
+    const bool compiler = *ripple::d3d12BytecodeCompiler() != '\0';
+    for (const ripple::KernelSource* k : {&test_kernels::advect_d2, &test_kernels::advect_d3}) {
+        INFO(k->Name);
+        if (!k->Hlsl || !compiler) { // no D3D12 back-end, or no HLSL compiler: no bytecode
+            CHECK(k->PackedDxbc == nullptr);
+            CHECK(k->DxbcWords == 0);
+            continue;
+        }
+        REQUIRE(k->PackedDxbc != nullptr);
+        CHECK(k->PackedDxbcBytes > 0);
+        CHECK(k->DxbcWords >= 8);
+        CHECK((k->PackedDxbc[0] & 0x7F) == 'D'); // the packed container opens with its "DXBC" magic
     }
 }

@@ -96,6 +96,48 @@ void report(const std::string& what, const std::string& logPath, const std::stri
                  log.c_str(), first.c_str());
 }
 
+// A step's HLSL from its SPIR-V (hlsl_portable.cpp): 0 with `text` to go on, else the exit code, after
+// writing an empty OUT for a variant with no D3D12 form.
+int hlslOf(const std::string& spv, const std::string& hlsl, const std::string& out, bool roundTrip,
+           std::string& text, bool& done) {
+    done = true;
+    std::error_code ignored;
+    fs::create_directories(fs::u8path(out).parent_path(), ignored);
+    if (hlslForRoundTrip(spv, hlsl, roundTrip) != 0) return 1;
+    if (!readBytes(hlsl, text)) return fail("cannot read " + hlsl), 1;
+    if (text.empty()) return writeBytes(out, "") ? 0 : 1;
+    done = false;
+    return 0;
+}
+
+struct Command {
+    std::vector<std::string> argv;
+    std::string failure; // what to say when it fails or leaves no OUT
+};
+
+// A one-file step: OUT from the cache entry `digest`, else from the commands in turn, each logged. The first
+// that fails is reported with its log and the HLSL's first lines, and nothing is kept.
+int cachedStep(KernelCache& cache, const std::string& digest, const std::string& out, const std::string& hlsl,
+               const std::vector<Command>& commands) {
+    std::vector<std::string> parts;
+    if (cache.find(digest, parts) && parts.size() == 1)
+        return cache.note("hit"), writeBytes(out, parts[0]) ? 0 : 1;
+    cache.note("miss");
+    const std::string log = out + ".log";
+    std::error_code ignored;
+    for (const Command& command : commands) {
+        if (runProgram(command.argv, log) != 0 || !fs::exists(fs::u8path(out), ignored)) {
+            report(command.failure, log, hlsl);
+            removeAll({out, log});
+            return 1;
+        }
+    }
+    removeAll({log});
+    std::string bytes;
+    if (readBytes(out, bytes)) cache.store(digest, {bytes});
+    return 0;
+}
+
 } // namespace
 
 // glsl --source S --spv OUT --stripped OUT --depfile D --glslang P --spirv-val P --spirv-opt P
@@ -198,12 +240,9 @@ int hlslRoundTripStep(const std::vector<std::string>& args) {
     std::vector<std::string> rest;
     if (!options(args, 0, o, rest) || !has(o, {"spv", "hlsl", "out", "glslang", "spirv-val"})) return 2;
     const std::string hlsl = o["hlsl"], out = o["out"];
-    std::error_code ignored;
-    fs::create_directories(fs::u8path(out).parent_path(), ignored);
-    if (hlslForRoundTrip(o["spv"], hlsl, true) != 0) return 1;
     std::string text;
-    if (!readBytes(hlsl, text)) return fail("cannot read " + hlsl), 1;
-    if (text.empty()) return writeBytes(out, "") ? 0 : 1;
+    bool done = false;
+    if (int rc = hlslOf(o["spv"], hlsl, out, true, text, done); done) return rc;
     // t# and u# registers map to binding #, register spaces to descriptor sets (d3d12/README's recipe).
     const std::vector<std::string> flags = {
         "--quiet",      "-D",    "-V", "-e",      "main", "-S",    "comp", "--target-env", "vulkan1.1",
@@ -216,28 +255,13 @@ int hlslRoundTripStep(const std::vector<std::string>& args) {
     addToolStamp(key, o["spirv-val"]);
     for (const std::string& flag : flags) key.field(flag);
     key.field(text);
-    const std::string digest = key.hex();
-    std::vector<std::string> parts;
-    if (cache.find(digest, parts) && parts.size() == 1)
-        return cache.note("hit"), writeBytes(out, parts[0]) ? 0 : 1;
-    cache.note("miss");
-    const std::string log = out + ".log";
     std::vector<std::string> compile = {o["glslang"]};
     compile.insert(compile.end(), flags.begin(), flags.end());
     compile.insert(compile.end(), {hlsl, "-o", out});
-    if (runProgram(compile, log) != 0) {
-        report("glslang's HLSL front end rejected " + hlsl, log, hlsl);
-        removeAll({out, log});
-        return 1;
-    }
-    if (runProgram({o["spirv-val"], "--target-env", "vulkan1.1", out}, log) != 0) {
-        report("spirv-val rejected " + out + ", compiled from " + hlsl, log, hlsl);
-        removeAll({out, log});
-        return 1;
-    }
-    removeAll({log});
-    if (readBytes(out, parts.emplace_back())) cache.store(digest, {parts.back()});
-    return 0;
+    return cachedStep(cache, key.hex(), out, hlsl,
+                      {{compile, "glslang's HLSL front end rejected " + hlsl},
+                       {{o["spirv-val"], "--target-env", "vulkan1.1", out},
+                        "spirv-val rejected " + out + ", compiled from " + hlsl}});
 }
 
 // dxbc --spv IN --hlsl OUT --out OUT --name VARIANT --compiler P --kind fxc|vkd3d --compiler-version V
@@ -253,12 +277,9 @@ int dxbcStep(const std::vector<std::string>& args) {
         return 2;
     const std::string hlsl = o["hlsl"], out = o["out"], kind = o["kind"];
     if (kind != "fxc" && kind != "vkd3d") return fail("--kind is fxc or vkd3d, not " + kind), 2;
-    std::error_code ignored;
-    fs::create_directories(fs::u8path(out).parent_path(), ignored);
-    if (hlslForRoundTrip(o["spv"], hlsl, false) != 0) return 1;
     std::string text;
-    if (!readBytes(hlsl, text)) return fail("cannot read " + hlsl), 1;
-    if (text.empty()) return writeBytes(out, "") ? 0 : 1;
+    bool done = false;
+    if (int rc = hlslOf(o["spv"], hlsl, out, false, text, done); done) return rc;
     KernelCache cache(get(o, "cache"), "dxbc", o["name"]);
     Sha256 key;
     key.field("ripple-embed dxbc 1 cs_5_1 main");
@@ -274,24 +295,12 @@ int dxbcStep(const std::vector<std::string>& args) {
         key.field(version);
     }
     key.field(text);
-    const std::string digest = key.hex();
-    std::vector<std::string> parts;
-    if (cache.find(digest, parts) && parts.size() == 1)
-        return cache.note("hit"), writeBytes(out, parts[0]) ? 0 : 1;
-    cache.note("miss");
-    const std::string log = out + ".log";
     const std::vector<std::string> compile =
         kind == "fxc" ? std::vector<std::string>{o["compiler"], "/nologo", "/T",  "cs_5_1", "/E",
                                                  "main",        "/O3",     "/Fo", out,      hlsl}
                       : std::vector<std::string>{o["compiler"], hlsl, out, o["name"]};
-    if (runProgram(compile, log) != 0 || !fs::exists(fs::u8path(out), ignored)) {
-        report(o["compiler-version"] + " rejected the D3D12 kernel variant " + o["name"], log, hlsl);
-        removeAll({out, log});
-        return 1;
-    }
-    removeAll({log});
-    if (readBytes(out, parts.emplace_back())) cache.store(digest, {parts.back()});
-    return 0;
+    return cachedStep(cache, key.hex(), out, hlsl,
+                      {{compile, o["compiler-version"] + " rejected the D3D12 kernel variant " + o["name"]}});
 }
 
 } // namespace ripple_embed
