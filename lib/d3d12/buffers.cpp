@@ -8,12 +8,18 @@
 
 namespace ripple::d3d12 {
 
-Result<std::unique_ptr<detail::BackendBuffer>> D3D12Device::createBuffer(uint64_t size, bool hostVisible) {
+// Every allocation, a staging buffer's too, is where a test may make it fail (as the Vulkan back-end's).
+Status D3D12Device::allocationFault(const char* what) {
     if (lost_) return Status(StatusCode::DeviceLost, "the device was lost");
     if (StatusCode f = takeFault(detail::FaultPoint::Allocation); f != StatusCode::Ok) {
-        if (f == StatusCode::DeviceLost) lost_ = true;
-        return injected(f, "CreateCommittedResource");
+        if (f == StatusCode::DeviceLost) loseInjected();
+        return injected(f, what);
     }
+    return {};
+}
+
+Result<std::unique_ptr<detail::BackendBuffer>> D3D12Device::createBuffer(uint64_t size, bool hostVisible) {
+    if (Status s = allocationFault("CreateCommittedResource"); !s) return s;
     auto b = std::make_unique<D3D12Buffer>();
     b->size = size;
     D3D12_HEAP_PROPERTIES heap{};
@@ -55,6 +61,7 @@ Result<std::unique_ptr<D3D12Buffer>> staging(ID3D12Device* device, uint64_t size
 
 Status D3D12Device::upload(detail::BackendBuffer& buffer, uint64_t offset, const void* data, uint64_t size) {
     if (size == 0) return {};
+    if (Status s = allocationFault("CreateCommittedResource (staging)"); !s) return s;
     auto stage = staging(device_, size, true);
     if (!stage) return stage.status();
     std::memcpy(stage.value()->mapped, data, size);
@@ -68,6 +75,7 @@ Status D3D12Device::upload(detail::BackendBuffer& buffer, uint64_t offset, const
 
 Status D3D12Device::download(detail::BackendBuffer& buffer, uint64_t offset, void* data, uint64_t size) {
     if (size == 0) return {};
+    if (Status s = allocationFault("CreateCommittedResource (staging)"); !s) return s;
     auto stage = staging(device_, size, false);
     if (!stage) return stage.status();
     auto list = beginCommands(0);

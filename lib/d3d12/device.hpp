@@ -105,6 +105,12 @@ class D3D12Device : public detail::BackendDevice {
   private:
     Result<std::vector<uint8_t>> bytecode(const kernels::KernelInfo& kernel, bool* cacheable);
     Status retire(); // caller holds mutex_
+    // Waits for the fence to pass every ticket signalled so far (a removed device's reads UINT64_MAX).
+    void drainFence();
+    // An injected DeviceLost (tests): lost from now on, after what was submitted has finished, as a lost GPU
+    // runs nothing more; nothing ripple then frees is still in use (Vulkan waits for its device to be idle).
+    void loseInjected();
+    Status allocationFault(const char* what); // DeviceLost once lost, or an allocation's injected fault
     // Ends `commands` into its slot, closed (on failure the slot goes back to the free ones).
     Status close(std::unique_ptr<detail::BackendCommandList> commands, ListSlot& slot);
     // On the queue after `sync`'s waits, signalling its fences and then the next ticket.
@@ -118,6 +124,7 @@ class D3D12Device : public detail::BackendDevice {
     ID3D12CommandQueue* queue_ = nullptr;
     ID3D12Fence* fence_ = nullptr;
     uint64_t nextTicket_ = 1;
+    std::atomic<uint64_t> lastSignalled_{0}; // the last ticket the queue was asked to signal
     uint64_t retired_ = 0; // the fence value retire() last handled: wait() and isComplete() answer from it
     std::mutex mutex_;
     std::map<std::string, Pipeline> pipelines_;

@@ -129,6 +129,7 @@ std::unique_ptr<detail::BackendBuffer> D3D12Device::wrapResource(ID3D12Resource*
 
 D3D12Device::~D3D12Device() {
     if (fence_ && !inFlight_.empty()) (void)wait(inFlight_.back().first, UINT64_MAX);
+    drainFence(); // also when lost: wait() then answers at once, and an injected loss leaves work running
     for (auto& [t, slot] : inFlight_)
         if (!slot.kept) freeSlots_.push_back(slot); // a recording's comes back through returnKept
     for (ListSlot& s : freeSlots_) {

@@ -193,7 +193,7 @@ Result<uint64_t> D3D12Device::execute(ListSlot& slot, const detail::ExternalSync
     }
     if (StatusCode f = takeFault(detail::FaultPoint::Submit); f != StatusCode::Ok) {
         if (!slot.kept) freeSlots_.push_back(slot);
-        if (f == StatusCode::DeviceLost) lost_ = true;
+        if (f == StatusCode::DeviceLost) loseInjected();
         return injected(f, "ExecuteCommandLists");
     }
     ID3D12CommandList* lists[] = {slot.list};
@@ -219,6 +219,7 @@ Result<uint64_t> D3D12Device::execute(ListSlot& slot, const detail::ExternalSync
     if (FAILED(signalled)) lost_ = true; // the list runs, but the queue refused a signal: unusable now
     const uint64_t ticket = nextTicket_++;
     if (HRESULT hr = queue_->Signal(fence_, ticket); FAILED(hr)) return failed(hr, "Signal");
+    lastSignalled_ = ticket;
     inFlight_.push_back({ticket, slot});
     if (FAILED(signalled)) return failed(signalled, "ID3D12CommandQueue::Signal (the engine's fences)");
     return ticket;
@@ -259,7 +260,7 @@ Status D3D12Device::retire() {
 
 Status D3D12Device::wait(uint64_t ticket, uint64_t timeoutNs) {
     if (StatusCode f = takeFault(detail::FaultPoint::Wait); f != StatusCode::Ok) {
-        if (f == StatusCode::DeviceLost) lost_ = true;
+        if (f == StatusCode::DeviceLost) loseInjected();
         return injected(f, "wait");
     }
     const auto start = std::chrono::steady_clock::now();
@@ -284,11 +285,22 @@ Result<bool> D3D12Device::isComplete(uint64_t ticket) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (lost_) return Status(StatusCode::DeviceLost, "the device was lost");
     if (StatusCode f = takeFault(detail::FaultPoint::Wait); f != StatusCode::Ok) { // a poll, as wait()
-        if (f == StatusCode::DeviceLost) lost_ = true;
+        if (f == StatusCode::DeviceLost) loseInjected();
         return injected(f, "isComplete");
     }
     if (Status s = retire(); !s) return s;
     return retired_ >= ticket;
+}
+
+void D3D12Device::drainFence() {
+    const uint64_t last = lastSignalled_.load();
+    while (fence_ && fence_->GetCompletedValue() < last)
+        std::this_thread::sleep_for(std::chrono::microseconds(50));
+}
+
+void D3D12Device::loseInjected() {
+    lost_ = true;
+    drainFence();
 }
 
 void D3D12Device::recycle(ListSlot slot) {

@@ -43,17 +43,6 @@ std::vector<uint32_t> words(Device& dev, const Buffer& b) {
     return w;
 }
 
-// A device of its own on the tests' back-end (rt::freshDevice is always Vulkan).
-Device ownDevice() {
-    DeviceOptions options;
-    options.validation = rt::testValidation();
-    if (rt::onD3D12()) options.backend = Backend::D3D12;
-    auto d = Device::create(options);
-    INFO(d.status().message());
-    REQUIRE(d.ok());
-    return std::move(d.value());
-}
-
 void poison(Device& dev, Buffer& b) {
     put(dev, b, std::vector<uint8_t>(b.size(), 0xA5));
 }
@@ -224,7 +213,7 @@ TEST_CASE("Misusing a Recording gives a Status: empty, foreign, in flight, relea
     Recording recording = std::move(made.value());
 
     // Another device's recording.
-    Device other = ownDevice();
+    Device other = rt::freshDevice();
     CHECK(other.submit(recording).status().code() == StatusCode::InvalidArgument);
 
     // Rebinds against the rules change nothing.
@@ -296,7 +285,7 @@ TEST_CASE("Misusing a Recording gives a Status: empty, foreign, in flight, relea
 }
 
 TEST_CASE("A Recording on a lost device returns DeviceLost", "[recording][gpu]") {
-    Device dev = ownDevice();
+    Device dev = rt::freshDevice();
     Buffer a = makeBuffer(dev, 256);
     auto rec = dev.createRecorder();
     REQUIRE(rec.ok());
@@ -444,7 +433,7 @@ TEST_CASE("Queue-family ownership transfers in a submission: checked entry by en
     auto h = interop::vulkanHandles(dev);
     REQUIRE(h.ok());
     Buffer b = makeBuffer(dev, 256);
-    Device other = ownDevice();
+    Device other = rt::freshDevice();
     Buffer foreign = makeBuffer(other, 256);
     auto rec = dev.createRecorder();
     REQUIRE(rec.ok());

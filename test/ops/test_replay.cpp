@@ -138,6 +138,7 @@ TEST_CASE("execute() keeps at most 16 recordings per operator, and none when reu
         DeviceOptions options;
         options.reuseCommandBuffers = reuse;
         options.validation = rt::testValidation();
+        if (rt::onD3D12()) options.backend = Backend::D3D12;
         auto made = Device::create(options);
         REQUIRE(made.ok());
         Device& dev = made.value();

@@ -71,6 +71,7 @@ ripple::Device freshDevice() {
     applyTicketMode();
     ripple::DeviceOptions options;
     options.validation = testValidation();
+    if (onD3D12()) options.backend = ripple::Backend::D3D12; // as device(): the back-end under test
     auto d = ripple::Device::create(options);
     INFO(d.status().message());
     REQUIRE(d.ok());

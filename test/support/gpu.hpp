@@ -15,8 +15,8 @@ namespace rt {
 // RIPPLE_TEST_KERNELS=d3d12 every device is a Backend::D3D12 one (vkd3d on Linux, its HLSL compiled by the
 // library RIPPLE_D3D12_HLSL_COMPILER names: the d3d12-real tests).
 ripple::Device& device(ripple::KernelPreference preference = ripple::KernelPreference::Auto);
-// A device of its own (validation layer on), for tests that change a device's state (faults, memory
-// counts); the test fails if it cannot be made.
+// A device of its own on the back-end under test (validation layer on), for tests that change a device's
+// state (faults, memory counts); the test fails if it cannot be made.
 ripple::Device freshDevice();
 // Whether this run tests the D3D12 path's kernels (RIPPLE_TEST_KERNELS=hlsl or d3d12): 64-bit scatters are
 // then Unsupported.
