@@ -3,13 +3,16 @@
 // operators that read the buffer it writes: TopK, scale by 2 in place, TopK again, one submission. The
 // recorder must place a barrier before the scale (after the first TopK's reads) and one after it (before the
 // second TopK's), besides each TopK's own, and the second TopK must see every value doubled. Exits 0 when
-// all holds.
+// all holds. --backend d3d12: on the D3D12 back-end (the kernel from its build-time bytecode where the build
+// had an HLSL compiler); --host-validation: the validation layer is the host loader's (under Wine), so the
+// program does not ask for it.
 #include "consumer_kernels_kernels.hpp"
 
 #include <ripple/ripple.hpp>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <numeric>
 #include <vector>
 
@@ -30,12 +33,20 @@ static void referenceTopK(const std::vector<float>& x, uint32_t rows, uint32_t l
     }
 }
 
-int main() {
+int main(int argc, char** argv) {
     const uint32_t rows = 4, length = 777, k = 3;
     std::vector<float> x(rows * length);
     for (uint32_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>((i * 7919u) % 1009u) / 8.0f;
     ripple::DeviceOptions options;
     options.validation = true; // with synchronization validation: a missing barrier is a message
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--backend") == 0 && i + 1 < argc && std::strcmp(argv[i + 1], "d3d12") == 0)
+            options.backend = ripple::Backend::D3D12, ++i;
+        else if (std::strcmp(argv[i], "--host-validation") == 0)
+            options.validation = false;
+        else
+            return std::fprintf(stderr, "usage: consumer_kernels [--backend d3d12] [--host-validation]\n"), 2;
+    }
     auto device = ripple::Device::create(options);
     if (!device) return std::fprintf(stderr, "%s\n", device.status().message().c_str()), 1;
     auto scale = device->compile(ripple::KernelDesc{&consumer_shaders::scale});

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: MIT
-# tools/ci-sanitizers.sh's ASan and TSan builds compile only FILES of test/ops and run the tests tagged TAGS
-# and the tests named NAMES (a trailing * as Catch2's). A test with one of those tags in another file, or a
+# tools/ci-sanitizers.sh's ASan and TSan builds, and the Windows cross-build whose tests tools/ci-wine.sh runs,
+# compile only FILES of test/ops and run the tests tagged TAGS and the tests named NAMES (a trailing * as
+# Catch2's). A test with one of those tags in another file, or a
 # named test in none of FILES, would silently not run there. Fails if one would.
 # FILES, TAGS and NAMES are read from SCRIPT's lines <KIND>_files="...", <KIND>_tags*="..." and
-# <KIND>_names="..." (tools/ci-sanitizers.sh).
-# -DOPS= -DSCRIPT= -DKIND=asan|tsan
+# <KIND>_names="..." (tools/ci-sanitizers.sh, tools/ci-wine.sh).
+# -DOPS= -DSCRIPT= -DKIND=asan|tsan|wine
 cmake_policy(VERSION 3.25)
 file(STRINGS ${SCRIPT} lines REGEX "^${KIND}_[a-z_]+=\"")
 set(FILES "")
