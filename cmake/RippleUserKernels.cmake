@@ -14,8 +14,8 @@
 #   HLSL_ROUND_TRIP: each variant's HLSL (what the D3D12 back-end runs) is also compiled back to SPIR-V by
 #   glslang's HLSL front end, as KernelSources in <ns>::hlsl_round_trip, so a Vulkan device (lavapipe in CI)
 #   can run the D3D12 form's semantics.
-#   In a build with the D3D12 back-end and an HLSL compiler (cmake/RippleHlslCompiler.cmake: fxc, or
-#   tools/vkd3d-tool.sh's vkd3d-shader), each variant's HLSL is also compiled to D3D12 bytecode, as ripple's
+#   In a build with the D3D12 back-end and an HLSL compiler (the one cmake/RippleHlslCompiler.cmake found for
+#   ripple's own kernels), each variant's HLSL is also compiled to D3D12 bytecode, as ripple's
 #   own kernels are (KernelSource::PackedDxbc), so that no D3D12 device compiles it at run time. A variant
 #   the compiler rejects fails the build, naming it, with the compiler's messages.
 
