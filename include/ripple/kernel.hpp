@@ -55,9 +55,10 @@ struct KernelSource {
     /// hlsl_round_trip inside the generated one); else null.
     const char* Hlsl = nullptr;
     /// Its D3D12 bytecode (DXBC, shader model 5.1, entry point "main"), compiled from Hlsl at build time
-    /// where ripple_add_kernels found an HLSL compiler (fxc, or vkd3d-shader through tools/vkd3d-tool.sh;
-    /// docs/KERNELS.md), varint-packed as PackedSpirv; else null, and a D3D12 device compiles Hlsl at
-    /// Device::compile with the system's D3DCompile. A D3D12 device runs it as it is; Vulkan ignores it.
+    /// where ripple_add_kernels found an HLSL compiler (the one that compiled ripple's own: fxc on Windows,
+    /// vkd3d-shader in a cross-build), varint-packed as PackedSpirv; else null, and a D3D12 device compiles
+    /// Hlsl at Device::compile with the system's D3DCompile. A D3D12 device runs it as it is; Vulkan ignores
+    /// it.
     const uint32_t* PackedDxbc = nullptr;
     uint32_t PackedDxbcBytes = 0; ///< bytes of PackedDxbc used
     uint32_t DxbcWords = 0;       ///< 32-bit words once unpacked (the DXBC container's size / 4)
