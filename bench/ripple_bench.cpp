@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // ripple-bench: what ripple's operators and its recorder cost, timed with GPU timestamps.
 //
-//   ripple-bench [record|topk|scatter|all] [--ops N] [--repeat R] [--json FILE] [--device I] [--max-elements
-//   E]
-//                [--case NAME-PART] [--shape D0xD1...:AXIS:K] [--data random|equal|two|narrow]
+//   ripple-bench [record|topk|scatter|all] [--ops N] [--repeat R] [--json FILE] [--device I]
+//                [--max-elements E] [--case NAME-PART] [--shape D0xD1...:AXIS:K]
+//                [--data random|equal|two|narrow] [--kernels auto|portable]
+//
+// --kernels portable: DeviceOptions::kernels = KernelPreference::Portable, the variants D3D12 runs.
 //
 // record: N independent small TopKs ([1,256] FLOAT32, K = 8, each on its own slice of one input and one
 //   output buffer) recorded into one CommandRecorder: host microseconds per recorded operator (median of R
@@ -167,6 +169,10 @@ int main(int argc, char** argv) {
             opt.data = argv[i + 1];
         else if (a == "--max-elements")
             opt.maxElements = std::strtoull(argv[i + 1], nullptr, 10);
+        else if (a == "--kernels" &&
+                 (std::string(argv[i + 1]) == "auto" || std::string(argv[i + 1]) == "portable"))
+            options.kernels = std::string(argv[i + 1]) == "portable" ? ripple::KernelPreference::Portable
+                                                                     : ripple::KernelPreference::Auto;
         else
             i = argc;
     }
@@ -175,7 +181,8 @@ int main(int argc, char** argv) {
         return std::fprintf(stderr,
                             "usage: ripple-bench [record|topk|scatter|all] [--ops N] [--repeat R] [--json "
                             "FILE] [--device I] [--max-elements E] [--case NAME-PART] "
-                            "[--shape D0xD1...:AXIS:K] [--data random|equal|two|narrow]\n"),
+                            "[--shape D0xD1...:AXIS:K] [--data random|equal|two|narrow] "
+                            "[--kernels auto|portable]\n"),
                2;
     auto device = ripple::Device::create(options);
     if (!device) return fail(device.status());
