@@ -30,8 +30,18 @@
 
 # The depfiles name absolute paths, which Ninja takes as they are: CMake need not rewrite each one with a
 # `cmake -E cmake_transform_depfile` per variant (CMP0116 NEW), which cost more than a cached variant.
-# Functions keep the policies of their definition.
+# Functions keep the policies of their definition. Ninja then wants a depfile to name its output as
+# build.ninja does, relative to the top build folder, or it runs the step again on every build:
+# _ripple_depfile_target gives ripple-embed that name.
 cmake_policy(SET CMP0116 OLD)
+function(_ripple_depfile_target out var)
+    set(flag "")
+    if(CMAKE_GENERATOR MATCHES "Ninja")
+        file(RELATIVE_PATH relative ${CMAKE_BINARY_DIR} ${out})
+        set(flag --depfile-target ${relative})
+    endif()
+    set(${var} ${flag} PARENT_SCOPE)
+endfunction()
 set(RIPPLE_KERNEL_DIR ${PROJECT_BINARY_DIR}/kernels)
 set(RIPPLE_GLSL_INCLUDE_DIR ${PROJECT_SOURCE_DIR}/glsl/include)
 # The includes users' kernels may use too (docs/KERNELS.md); ripple_add_kernels sees only these.
@@ -93,6 +103,7 @@ function(_ripple_kernel_variant name source suffix defines)
     set(spv ${out_dir}/${variant}.spv)            # as compiled: reflected and translated to HLSL
     set(stripped ${out_dir}/${variant}.strip.spv) # what the library embeds
     set(dep ${out_dir}/${variant}.d)
+    _ripple_depfile_target(${spv} depfile_target)
     set(define_flags "")
     foreach(d IN LISTS defines)
         if(d)
@@ -102,7 +113,7 @@ function(_ripple_kernel_variant name source suffix defines)
     add_custom_command(
         OUTPUT ${spv} ${stripped}
         COMMAND ripple-embed glsl --source ${source} --spv ${spv} --stripped ${stripped} --depfile ${dep}
-                --name ${variant} ${_ripple_kernel_tools} -- --target-env vulkan1.1 -I${RIPPLE_GLSL_INCLUDE_DIR}
+                ${depfile_target} --name ${variant} ${_ripple_kernel_tools} -- --target-env vulkan1.1 -I${RIPPLE_GLSL_INCLUDE_DIR}
                 -I${RIPPLE_GLSL_PUBLIC_INCLUDE_DIR} ${define_flags}
         DEPENDS ${source} ripple-embed
         DEPFILE ${dep}
@@ -129,10 +140,11 @@ function(_ripple_kernel_variant name source suffix defines)
         # ripple_kernel() generated.
         set(pspv ${out_dir}/${variant}.profile.spv)
         set(pstripped ${out_dir}/${variant}.profile.strip.spv)
+        _ripple_depfile_target(${pspv} depfile_target)
         add_custom_command(
             OUTPUT ${pspv} ${pstripped}
             COMMAND ripple-embed glsl --source ${RIPPLE_PROFILE_SOURCE} --spv ${pspv} --stripped ${pstripped}
-                    --depfile ${out_dir}/${variant}.profile.d --name ${variant}.profile ${_ripple_kernel_tools} --
+                    --depfile ${out_dir}/${variant}.profile.d ${depfile_target} --name ${variant}.profile ${_ripple_kernel_tools} --
                     --target-env vulkan1.1 -I${RIPPLE_GLSL_INCLUDE_DIR} -I${RIPPLE_GLSL_PUBLIC_INCLUDE_DIR}
                     ${define_flags}
             DEPENDS ${RIPPLE_PROFILE_SOURCE} ripple-embed

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # The kernel cache (tools/ripple-embed/kernel_cache.hpp) never changes a result: a variant compiled again
 # from the cache is byte for byte what the compile made, and a change to the kernel, to an include it reads,
-# to a define or to the compiler misses the cache and gives the new result. Run by CTest in a scratch folder.
+# to a define or to the compiler misses the cache and gives the new result; the depfile names the output as
+# the build does. Run by CTest in a scratch folder.
 # -DEMBED= -DGLSLANG= -DSPIRV_VAL= -DSPIRV_OPT= -DWORK=
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK}/include/lib ${WORK}/tools)
@@ -34,7 +35,8 @@ function(compile source define expect)
     set(out ${WORK}/out${n})
     execute_process(COMMAND ${EMBED} glsl --source ${WORK}/${source} --spv ${out}/k.spv --stripped ${out}/k.strip.spv
                             --depfile ${out}/k.d --glslang ${glslang} --spirv-val ${SPIRV_VAL} --spirv-opt ${SPIRV_OPT}
-                            --cache ${cache} --name step${n} -- --target-env vulkan1.1 -I${WORK}/include -D${define}
+                            --depfile-target kernels/step${n}.spv --cache ${cache} --name step${n}
+                            -- --target-env vulkan1.1 -I${WORK}/include -D${define}
                     RESULT_VARIABLE rc)
     if(NOT rc EQUAL 0)
         message(FATAL_ERROR "step ${n}: ripple-embed glsl failed (${rc})")
@@ -52,6 +54,12 @@ function(compile source define expect)
     file(READ ${out}/k.d deps)
     if(NOT deps MATCHES "scale.glsl" OR deps MATCHES "unused.glsl")
         message(FATAL_ERROR "step ${n}: the depfile names what the kernel reads and nothing else:\n${deps}")
+    endif()
+    # Its target as build.ninja names the output (--depfile-target), on a hit as on a miss: any other name,
+    # and Ninja runs the step again on every build.
+    string(FIND "${deps}" "kernels/step${n}.spv: ${WORK}/${source}" at)
+    if(NOT at EQUAL 0)
+        message(FATAL_ERROR "step ${n}: the depfile's target is not kernels/step${n}.spv:\n${deps}")
     endif()
     message(STATUS "step ${n}: ${source} -D${define}: ${expect}")
 endfunction()

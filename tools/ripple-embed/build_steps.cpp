@@ -141,7 +141,9 @@ int cachedStep(KernelCache& cache, const std::string& digest, const std::string&
 } // namespace
 
 // glsl --source S --spv OUT --stripped OUT --depfile D --glslang P --spirv-val P --spirv-opt P
-//      [--tools-version V] [--cache DIR] [--name VARIANT] -- GLSLANG_FLAGS...
+//      [--depfile-target T] [--tools-version V] [--cache DIR] [--name VARIANT] -- GLSLANG_FLAGS...
+// The depfile's target is T (default OUT): Ninja, with CMP0116 OLD, takes a step whose depfile names its
+// output other than as build.ninja does (relative to the top build folder) as dirty on every build.
 // Two keys, as ccache's direct mode: the manifest's (the flags, the source, the tools) names the includes the
 // last compile read (from glslang's depfile, relative to their -I directory); the entry's adds their
 // contents. Any change to what a compile read changes a file the manifest names, so it misses. A compile
@@ -153,6 +155,7 @@ int glslStep(const std::vector<std::string>& args) {
         !has(o, {"source", "spv", "stripped", "depfile", "glslang", "spirv-val", "spirv-opt"}))
         return 2;
     const std::string source = o["source"], spv = o["spv"], stripped = o["stripped"], dep = o["depfile"];
+    const std::string target = get(o, "depfile-target").empty() ? spv : get(o, "depfile-target");
     KernelCache cache(get(o, "cache"), "glsl", get(o, "name").empty() ? spv : get(o, "name"));
     std::error_code ignored;
     for (const std::string& out : {spv, stripped, dep})
@@ -197,7 +200,7 @@ int glslStep(const std::vector<std::string>& args) {
     if (cache.find(manifestDigest + ".manifest", parts) && parts.size() == 1 &&
         entryKey(parts[0], digest, paths) && cache.find(digest, parts) && parts.size() == 2) {
         cache.note("hit");
-        std::string deps = depfileEscaped(spv) + ": " + depfileEscaped(source);
+        std::string deps = depfileEscaped(target) + ": " + depfileEscaped(source);
         for (const std::string& path : paths) deps += " \\\n  " + depfileEscaped(path);
         return writeBytes(spv, parts[0]) && writeBytes(stripped, parts[1]) && writeBytes(dep, deps + "\n")
                    ? 0
@@ -214,8 +217,10 @@ int glslStep(const std::vector<std::string>& args) {
     }
     std::string depText, spvBytes, strippedBytes;
     bool storable = readBytes(dep, depText) && readBytes(spv, spvBytes) && readBytes(stripped, strippedBytes);
+    std::string deps = depfileEscaped(target) + ": " + depfileEscaped(source);
     for (const std::string& input : depfileInputs(depText)) {
         if (input == source) continue;
+        deps += " \\\n  " + depfileEscaped(input);
         bool covered = false;
         for (size_t i = 0; i < includeDirs.size() && !covered; ++i) {
             const fs::path relative = fs::u8path(input).lexically_relative(includeDirs[i]);
@@ -225,6 +230,7 @@ int glslStep(const std::vector<std::string>& args) {
         }
         storable = storable && covered;
     }
+    if (!writeBytes(dep, deps + "\n")) return fail("cannot write " + dep), 1;
     paths.clear();
     if (!storable || !entryKey(manifest, digest, paths)) return cache.note("uncached"), 0;
     cache.store(digest, {spvBytes, strippedBytes});
