@@ -2,14 +2,20 @@
 // ripple-kernel-stats: what the driver's compiler made of each kernel variant (registers, shared memory,
 // spills), through VK_KHR_pipeline_executable_properties. Occupancy questions in bench/NOTES.md start here.
 //
-//   ripple-kernel-stats DIR [NAME-PART...]   DIR: the build's kernels/spv; prints variants whose file name
-//                                            contains a NAME-PART (all without one)
+//   ripple-kernel-stats [--jit] DIR [NAME-PART...]   DIR: the build's kernels/spv; prints variants whose
+//                                                    file name contains a NAME-PART (all without one)
+//
+// --jit: instead, the seconds each variant's pipeline took to create and then to run a dispatch of no
+// workgroups. lavapipe compiles a kernel with LLVM at its first dispatch, not at pipeline creation, so the
+// second figure is what a cold CI run pays per variant and configuration (run it with
+// MESA_SHADER_CACHE_DISABLE=true; docs/TESTING.md, bench/NOTES.md issue 56).
 //
 // A plain Vulkan program (the system loader, not libripple's private volk): one generic pipeline layout,
 // eight storage buffers and 64 bytes of push constants, is compatible with every ripple kernel.
 #include <vulkan/vulkan.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <dirent.h>
@@ -46,11 +52,104 @@ std::string valueOf(const VkPipelineExecutableStatisticKHR& s) {
     }
 }
 
+double seconds(std::chrono::steady_clock::time_point since) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+// --jit: one buffer behind all eight bindings, and a dispatch of no workgroups, submitted and waited for.
+struct JitTimer {
+    VkDevice device = VK_NULL_HANDLE;
+    VkQueue queue = VK_NULL_HANDLE;
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    VkDescriptorPool pool = VK_NULL_HANDLE;
+    VkDescriptorSet set = VK_NULL_HANDLE;
+    VkCommandPool commandPool = VK_NULL_HANDLE;
+    VkCommandBuffer commands = VK_NULL_HANDLE;
+
+    bool init(VkDevice d, VkDescriptorSetLayout setLayout) {
+        device = d;
+        vkGetDeviceQueue(device, 0, 0, &queue);
+        VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+        bci.size = 65536;
+        bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+        if (fail(vkCreateBuffer(device, &bci, nullptr, &buffer), "vkCreateBuffer")) return false;
+        VkMemoryRequirements req;
+        vkGetBufferMemoryRequirements(device, buffer, &req);
+        VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+        mai.allocationSize = req.size;
+        mai.memoryTypeIndex = static_cast<uint32_t>(__builtin_ctz(req.memoryTypeBits));
+        if (fail(vkAllocateMemory(device, &mai, nullptr, &memory), "vkAllocateMemory") ||
+            fail(vkBindBufferMemory(device, buffer, memory, 0), "vkBindBufferMemory"))
+            return false;
+        VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 8};
+        VkDescriptorPoolCreateInfo dpi{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+        dpi.maxSets = 1;
+        dpi.poolSizeCount = 1;
+        dpi.pPoolSizes = &size;
+        if (fail(vkCreateDescriptorPool(device, &dpi, nullptr, &pool), "vkCreateDescriptorPool"))
+            return false;
+        VkDescriptorSetAllocateInfo dsi{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+        dsi.descriptorPool = pool;
+        dsi.descriptorSetCount = 1;
+        dsi.pSetLayouts = &setLayout;
+        if (fail(vkAllocateDescriptorSets(device, &dsi, &set), "vkAllocateDescriptorSets")) return false;
+        VkDescriptorBufferInfo whole{buffer, 0, VK_WHOLE_SIZE};
+        VkWriteDescriptorSet writes[8];
+        for (uint32_t b = 0; b < 8; ++b) {
+            writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+            writes[b].dstSet = set;
+            writes[b].dstBinding = b;
+            writes[b].descriptorCount = 1;
+            writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+            writes[b].pBufferInfo = &whole;
+        }
+        vkUpdateDescriptorSets(device, 8, writes, 0, nullptr);
+        VkCommandPoolCreateInfo cpi{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+        cpi.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+        if (fail(vkCreateCommandPool(device, &cpi, nullptr, &commandPool), "vkCreateCommandPool"))
+            return false;
+        VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+        cai.commandPool = commandPool;
+        cai.commandBufferCount = 1;
+        return !fail(vkAllocateCommandBuffers(device, &cai, &commands), "vkAllocateCommandBuffers");
+    }
+    double dispatchNothing(VkPipeline pipeline, VkPipelineLayout layout) {
+        VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+        vkBeginCommandBuffer(commands, &begin);
+        vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+        vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, nullptr);
+        const uint8_t zeros[64] = {};
+        vkCmdPushConstants(commands, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 64, zeros);
+        vkCmdDispatch(commands, 0, 0, 0);
+        vkEndCommandBuffer(commands);
+        VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+        submit.commandBufferCount = 1;
+        submit.pCommandBuffers = &commands;
+        const auto start = std::chrono::steady_clock::now();
+        if (fail(vkQueueSubmit(queue, 1, &submit, VK_NULL_HANDLE), "vkQueueSubmit") ||
+            fail(vkQueueWaitIdle(queue), "vkQueueWaitIdle"))
+            return -1;
+        const double s = seconds(start);
+        vkResetCommandBuffer(commands, 0);
+        return s;
+    }
+    void destroy() {
+        if (!device) return;
+        vkDestroyCommandPool(device, commandPool, nullptr);
+        vkDestroyDescriptorPool(device, pool, nullptr);
+        vkDestroyBuffer(device, buffer, nullptr);
+        vkFreeMemory(device, memory, nullptr);
+    }
+};
+
 } // namespace
 
 int main(int argc, char** argv) {
+    const bool jit = argc > 1 && std::strcmp(argv[1], "--jit") == 0;
+    if (jit) --argc, ++argv;
     if (argc < 2) {
-        std::fprintf(stderr, "usage: ripple-kernel-stats SPV-DIR [NAME-PART...]\n");
+        std::fprintf(stderr, "usage: ripple-kernel-stats [--jit] SPV-DIR [NAME-PART...]\n");
         return 2;
     }
     const std::string dir = argv[1];
@@ -97,7 +196,8 @@ int main(int argc, char** argv) {
     VkPhysicalDeviceVulkan11Features f11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &f12};
     VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f11};
     vkGetPhysicalDeviceFeatures2(gpu, &features);
-    if (!exec.pipelineExecutableInfo) {
+    if (!exec.pipelineExecutableInfo) f12.pNext = nullptr; // the extension is not enabled then
+    if (!exec.pipelineExecutableInfo && !jit) {
         std::fprintf(stderr, "ripple-kernel-stats: %s has no pipelineExecutableInfo\n", props.deviceName);
         return 1;
     }
@@ -109,7 +209,7 @@ int main(int argc, char** argv) {
     VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features};
     dci.queueCreateInfoCount = 1;
     dci.pQueueCreateInfos = &queue;
-    dci.enabledExtensionCount = 1;
+    dci.enabledExtensionCount = exec.pipelineExecutableInfo ? 1 : 0;
     dci.ppEnabledExtensionNames = extensions;
     VkDevice device;
     if (fail(vkCreateDevice(gpu, &dci, nullptr, &device), "vkCreateDevice")) return 1;
@@ -135,6 +235,9 @@ int main(int argc, char** argv) {
     pli.pPushConstantRanges = &push;
     VkPipelineLayout layout;
     if (fail(vkCreatePipelineLayout(device, &pli, nullptr, &layout), "vkCreatePipelineLayout")) return 1;
+    JitTimer timer;
+    if (jit && !timer.init(device, setLayout)) return 1;
+    double created = 0, ran = 0;
 
     for (const std::string& name : names) {
         const std::vector<uint32_t> words = readSpirv(dir + "/" + name);
@@ -150,9 +253,19 @@ int main(int argc, char** argv) {
         pci.stage.module = module;
         pci.stage.pName = "main";
         pci.layout = layout;
+        if (jit) pci.flags = 0;
         VkPipeline pipeline;
-        if (!fail(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &pci, nullptr, &pipeline),
-                  name.c_str())) {
+        const auto start = std::chrono::steady_clock::now();
+        if (jit && !fail(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &pci, nullptr, &pipeline),
+                         name.c_str())) {
+            const double create = seconds(start), run = timer.dispatchNothing(pipeline, layout);
+            created += create, ran += run;
+            std::printf("%8.3f %8.3f %s\n", create, run, name.substr(0, name.size() - 4).c_str());
+            std::fflush(stdout);
+            vkDestroyPipeline(device, pipeline, nullptr);
+        } else if (!jit &&
+                   !fail(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &pci, nullptr, &pipeline),
+                         name.c_str())) {
             VkPipelineInfoKHR info{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
             info.pipeline = pipeline;
             uint32_t executables = 0;
@@ -174,6 +287,10 @@ int main(int argc, char** argv) {
         }
         vkDestroyShaderModule(device, module, nullptr);
     }
+    if (jit)
+        std::printf("%8.3f %8.3f all %zu variants (create, first dispatch: seconds)\n", created, ran,
+                    names.size());
+    timer.destroy();
     vkDestroyPipelineLayout(device, layout, nullptr);
     vkDestroyDescriptorSetLayout(device, setLayout, nullptr);
     vkDestroyDevice(device, nullptr);
