@@ -28,8 +28,9 @@
 # (kernel_cache.hpp): a variant whose inputs (source, includes, defines, tools) a build of any folder has
 # compiled before is copied from RIPPLE_KERNEL_CACHE_DIR instead of compiled.
 
-# The depfiles name absolute paths, which Ninja takes as they are: CMake need not rewrite each one with a
-# `cmake -E cmake_transform_depfile` per variant (CMP0116 NEW), which cost more than a cached variant.
+# The depfiles name their inputs by absolute path, which Ninja takes as they are: CMake need not rewrite
+# each one with a `cmake -E cmake_transform_depfile` per variant (CMP0116 NEW), which cost more than a
+# cached variant.
 # Functions keep the policies of their definition. Ninja then wants a depfile to name its output as
 # build.ninja does, relative to the top build folder, or it runs the step again on every build:
 # _ripple_depfile_target gives ripple-embed that name.
@@ -113,8 +114,8 @@ function(_ripple_kernel_variant name source suffix defines)
     add_custom_command(
         OUTPUT ${spv} ${stripped}
         COMMAND ripple-embed glsl --source ${source} --spv ${spv} --stripped ${stripped} --depfile ${dep}
-                ${depfile_target} --name ${variant} ${_ripple_kernel_tools} -- --target-env vulkan1.1 -I${RIPPLE_GLSL_INCLUDE_DIR}
-                -I${RIPPLE_GLSL_PUBLIC_INCLUDE_DIR} ${define_flags}
+                ${depfile_target} --name ${variant} ${_ripple_kernel_tools}
+                -- --target-env vulkan1.1 -I${RIPPLE_GLSL_INCLUDE_DIR} -I${RIPPLE_GLSL_PUBLIC_INCLUDE_DIR} ${define_flags}
         DEPENDS ${source} ripple-embed
         DEPFILE ${dep}
         COMMENT "glsl ${variant}"
@@ -144,7 +145,8 @@ function(_ripple_kernel_variant name source suffix defines)
         add_custom_command(
             OUTPUT ${pspv} ${pstripped}
             COMMAND ripple-embed glsl --source ${RIPPLE_PROFILE_SOURCE} --spv ${pspv} --stripped ${pstripped}
-                    --depfile ${out_dir}/${variant}.profile.d ${depfile_target} --name ${variant}.profile ${_ripple_kernel_tools} --
+                    --depfile ${out_dir}/${variant}.profile.d ${depfile_target} --name ${variant}.profile
+                    ${_ripple_kernel_tools} --
                     --target-env vulkan1.1 -I${RIPPLE_GLSL_INCLUDE_DIR} -I${RIPPLE_GLSL_PUBLIC_INCLUDE_DIR}
                     ${define_flags}
             DEPENDS ${RIPPLE_PROFILE_SOURCE} ripple-embed
