@@ -36,11 +36,15 @@ Result<Plan> planScatterElements(const ScatterElementsDesc& desc, const PlanLimi
     const uint64_t lineBytes = uint64_t(in.Sizes[n - 1]) * elementSize(in.DataType);
     const uint64_t lines = lineBytes ? in.elementCount() / in.Sizes[n - 1] : 0;
     // With a reduction, only where the lines fill the GPU: one line is one workgroup, and a few long lines
-    // with many updates each (1,024 elements, 1,048,576 updates) would run on a few SMs.
+    // with many updates each (1,024 elements, 1,048,576 updates) would run on a few SMs. Only lines of at
+    // least kFusedMinLineBytes: the workgroup's 256 invocations move one 16-byte block each, so a shorter
+    // line leaves most of them idle, and a workgroup per 16-byte line made 70000 lines take 3 s on lavapipe.
+    constexpr uint64_t kFusedMinLineBytes = 8192;
     const bool fused = !limits.smallKernels && !desc.Deterministic &&
                        (desc.Reduction == ScatterReduction::None || lines >= 128) && desc.Axis == n - 1 &&
                        upd.elementCount() != 0 && elementSize(in.DataType) <= 4 && lineBytes % 16 == 0 &&
-                       lineBytes <= 16384 && effectiveStrides(in) == packedStrides(in.Sizes);
+                       lineBytes >= kFusedMinLineBytes && lineBytes <= 16384 &&
+                       effectiveStrides(in) == packedStrides(in.Sizes);
     if (fused) { // params: glsl/scatter_elements_rows.comp. H100: bench/NOTES.md "Scatter v2".
         const uint32_t base = static_cast<uint32_t>(plan.params.size());
         auto& p = plan.params;

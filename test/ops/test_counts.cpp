@@ -317,8 +317,8 @@ TEST_CASE("ScatterElements with a CountTensor applies the first N updates, N rea
         elementsCase(t, index, {7, 33}, 0, 3, ScatterReduction::None, false, i % 2, rng); // a non-last axis
         elementsCase(t, index, {5, 33}, 1, 7, ScatterReduction::None, false, i % 2 == 0, rng);
     }
-    // The fused line pass (last axis, lines of whole 16-byte blocks), a reduction, the deterministic sort.
-    elementsCase(DataType::Float32, DataType::Int32, {5, 64}, 1, 64, ScatterReduction::None, false, false,
+    // The fused line pass (last axis, lines of 8 KiB), a reduction, the deterministic sort.
+    elementsCase(DataType::Float32, DataType::Int32, {5, 2048}, 1, 64, ScatterReduction::None, false, false,
                  rng);
     elementsCase(DataType::Int32, DataType::UInt32, {6, 40}, 1, 40, ScatterReduction::Add, false, true, rng);
     elementsCase(DataType::Float32, DataType::Int64, {7, 33}, 0, 5, ScatterReduction::Add, true, true, rng);

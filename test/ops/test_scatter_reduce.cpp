@@ -238,14 +238,15 @@ TEST_CASE("Scatter reductions over slices and along a non-last axis, with stride
                 d.Reduction = reduction;
                 run(d, input, indices, updates, rt::referenceScatterElements);
             }
-            { // ScatterElements along the last axis of [160, 48], 40 updates per line (copy and combine fused
-              // per line in shared memory for elements up to 32 bits)
-                const uint32_t lines = 160, len = 48, per = 40;
+            { // ScatterElements along the last axis of [160, 8 KiB of elements], 40 updates per line into its
+              // first 48 elements (copy and combine fused per line in shared memory for elements up to 32
+              // bits: lines of 8 to 16 KiB, core/scatter_elements.cpp)
+                const uint32_t lines = 160, len = 8192 / elementSize(type), span = 48, per = 40;
                 rt::HostTensor indices(indexType, {lines, per});
                 std::vector<uint64_t> targetOf(uint64_t(lines) * per);
                 for (uint32_t l = 0; l < lines; ++l)
                     for (uint32_t i = 0; i < per; ++i) {
-                        const uint32_t r = rng() % len;
+                        const uint32_t r = rng() % span;
                         putIndex(indices, uint64_t(l) * per + i, r, len, rng);
                         targetOf[uint64_t(l) * per + i] = uint64_t(l) * len + r;
                     }
