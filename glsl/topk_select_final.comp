@@ -2,13 +2,17 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // Sampled radix-select TopK, dispatch 3 (topk_select.glsl): one workgroup per row gathers the K winners.
-// arg 0 (K <= 1024): sorts them by (rank, index) and writes values (bit for bit from the input) and indices.
-// arg 1 (larger K; core/topk_select.cpp's planSelect with `large`): leaves them in the row's candidate list
-// for the list sort (topk_list.glsl), and stores the list's length in the row's state word 3: the candidates
-// as they are when there are at least K, else the candidates plus the first ties of tau, else (the estimate
-// missed or the list overflowed) exactly the K winners, selected from the whole row.
+// STEP write (K <= 1024): sorts them by (rank, index) and writes values (bit for bit from the input) and
+// indices. STEP gather (larger K; core/topk_select.cpp's planSelect with `large`): leaves them in the row's
+// candidate list
+// for the list sort (topk_list.glsl), and stores the list's length in the row's state word 3: the
+// candidates as they are when there are at least K, else the candidates plus the first ties of tau, else
+// (the estimate missed or the list overflowed) exactly the K winners, selected from the whole row.
+// The step is a variant, not a push constant, so that each variant holds one step's code: lavapipe's LLVM
+// took 31 s for f32.fast with both steps, 10.4 s and 2.5 s for its two steps apart (a cold CI run pays it
+// per subgroup width; bench/NOTES.md, issue 56).
 // Bindings: 1 input, 2 state, 3 per-chunk ties (counts, then index slots), 4 candidates, 5 values,
-// 6 indices.
+// 6 indices (5 and 6: STEP write only).
 layout(local_size_x = 256) in;
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
@@ -20,15 +24,25 @@ layout(std430, binding = 1) readonly buffer Input { uint inputWords[]; };
 layout(std430, binding = 2) buffer State { uint state[]; };
 layout(std430, binding = 3) readonly buffer ChunkTies { uint chunkTies[]; };
 layout(std430, binding = 4) buffer Candidates { uint candidates[]; };
+#if !defined(STEP_gather)  // the gather step writes no output (and its HLSL would drop unused registers)
 layout(std430, binding = 5) buffer Values { uint values[]; };
 layout(std430, binding = 6) writeonly buffer IndicesOut { uint indicesOut[]; };
+#endif
 
 #include "ripple/topk_key.glsl"
 #define SELECT_ENTRIES
 #include "ripple/topk_select.glsl"
 #include "ripple/bitonic.glsl"  // the K winners (K <= SLOTS), unordered until written
+#if !defined(STEP_gather)
 #include "ripple/topk_write.glsl"
+#endif
 
+
+#if defined(STEP_gather)
+const bool kGather = true;
+#else
+const bool kGather = false;
+#endif
 
 shared uint sSlots;
 bool gFromList;
@@ -47,7 +61,7 @@ void selectEntry(uint i, out uint key, out uint idx) {
 
 void take(uint key, uint idx) {
     const uint at = atomicAdd(sSlots, 1u);
-    if (pc.arg != 0u) {  // into the list, after its first gGatherBase entries (at most K in all)
+    if (kGather) {  // into the list, after its first gGatherBase entries (at most K in all)
         candidates[gListBase + 2u * (gGatherBase + at)] = key;
         candidates[gListBase + 2u * (gGatherBase + at) + 1u] = idx;
     } else if (at < SLOTS) {
@@ -337,7 +351,7 @@ void main() {
         const uint s = row * SELECT_STATE;
         gListBase = row * C * 2u;
 #if defined(SELECT_HOLD)
-        if (pc.arg == 0u) holdSlots(0u, prefetchSlots(), C - 1u);  // in flight with the state's load
+        if (!kGather) holdSlots(0u, prefetchSlots(), C - 1u);  // in flight with the state's load
 #endif
         const uint tau = state[s], below = state[s + 1u], atTau = state[s + 2u];
         gRowBase = viewOffset(TOPK_ROW_VIEW, row);
@@ -345,7 +359,7 @@ void main() {
         barrier();
         RIPPLE_MARK(0);  // phases (PROFILE builds): start and state, selection, sort and write
 #if defined(SELECT_HOLD)
-        if (pc.arg != 0u) {  // gather: the list, sorted by the passes after this one
+        if (kGather) {  // the list, sorted by the passes after this one
             gGatherBase = below;
             if (below >= K && below <= C) {
                 if (lid == 0u) state[s + 3u] = below;  // the list as it is
@@ -378,22 +392,24 @@ void main() {
         // five calls of the form above over 200 s). The fast variants keep that form, tuned on the H100.
         const bool listHolds = below >= K && below <= C;
         const bool withTies = !listHolds && below < K && below + atTau >= K;
-        gGatherBase = listHolds || withTies ? below : 0u;  // pc.arg 1: the list's entries kept
+        gGatherBase = listHolds || withTies ? below : 0u;  // gather: the list's entries kept
         if (withTies) {  // all candidates, then the first ties of tau
-            if (pc.arg == 0u)
+            if (!kGather)
                 for (uint i = lid; i < below; i += 256u)
                     take(candidates[gListBase + 2u * i], candidates[gListBase + 2u * i + 1u]);
             takeFirstTies(row, tau, K - below);
-        } else if (pc.arg == 0u || !listHolds) {  // the list's K best, or (missed, overflowed) the row's
+        } else if (!kGather || !listHolds) {  // the list's K best, or (missed, overflowed) the row's
             gFromList = listHolds;
             takeBest(listHolds ? below : TOPK_N, tau);
         }
-        if (pc.arg != 0u) {  // gather: the list, sorted by the passes after this one
+        if (kGather) {  // the list, sorted by the passes after this one
             if (lid == 0u) state[s + 3u] = listHolds ? below : K;
             barrier();
-            continue;
         }
 #endif
+        // The write step only: no code after a `continue` in the gather step, which vkd3d's DXBC-to-SPIR-V
+        // translation (Debian's 1.6) made into an invalid module ("Branch must appear in a block").
+#if !defined(STEP_gather)
         barrier();
         RIPPLE_MARK(1);
         writeWinners(row, gRowBase);
@@ -406,5 +422,6 @@ void main() {
             state[s + 2u] = 0u;
         }
         barrier();
+#endif
     }
 }

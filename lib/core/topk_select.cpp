@@ -186,11 +186,13 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
                  true);
     dispatch("topk_select_filter." + dtype + (fused ? ".sample" : ".state"),
              {params, input, state, ties, list}, rows * chunks, true);
-    dispatch("topk_select_final." + dtype,
-             {params, input, state, ties, list, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}}, rows,
-             true);
+    if (large) // the winners gathered into the list, the outputs written by the list sort
+        dispatch("topk_select_final." + dtype + ".gather", {params, input, state, ties, list}, rows, true);
+    else
+        dispatch("topk_select_final." + dtype + ".write",
+                 {params, input, state, ties, list, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}}, rows,
+                 true);
     if (!large) return padSelectParams(std::move(plan));
-    plan.dispatches.back().arg = 1; // gather
 
     // Sort each row's list (its length is state word 3) by sample sort and write its first K
     // (glsl/include/ripple/topk_list.glsl): splitters from a sample of the list, bucket counts, the entries

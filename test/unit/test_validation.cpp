@@ -164,7 +164,7 @@ TEST_CASE(
     CHECK(select[0].kernel == "topk_select_sample.f32");
     CHECK(select[0].hasModes);
     CHECK(select[1].kernel == "topk_select_filter.f32.state");
-    CHECK(select[2].kernel == "topk_select_final.f32");
+    CHECK(select[2].kernel == "topk_select_final.f32.write");
     // Rows of 4096 samples share them among workgroups while rows * parts stays within 128: a single row
     // splits them 32 ways (the row's arrival counter in zeroed scratch), 5 rows 16 ways; 1024 samples
     // (rows under 128 * 4096) keep one workgroup per row, without zeroed scratch.
@@ -237,8 +237,7 @@ TEST_CASE(
     REQUIRE(largeK.ok());
     const auto& large = largeK.value().dispatches;
     REQUIRE(large.size() == 7);
-    CHECK(large[2].kernel == "topk_select_final.f32");
-    CHECK(large[2].arg == 1);
+    CHECK(large[2].kernel == "topk_select_final.f32.gather");
     CHECK(large[3].kernel == "topk_list_split");
     CHECK(large[4].kernel == "topk_list_count");
     CHECK(large[5].kernel == "topk_list_scatter");
