@@ -43,12 +43,15 @@ struct KernelBindingInfo {
 /// kernel and permutation). Plain data with static storage; never written at run time.
 struct KernelSource {
     const char* Name = nullptr; ///< the source's stem, then ".value" per permutation; unique in its target
-    const uint32_t* PackedSpirv = nullptr; ///< SPIR-V, debug-stripped and varint-packed (as ripple's own)
-    uint32_t PackedBytes = 0;              ///< bytes of PackedSpirv used
-    uint32_t SpirvWords = 0;               ///< words once unpacked
-    uint32_t LocalSize[3] = {1, 1, 1};     ///< the workgroup size
-    uint32_t PushConstantBytes = 0;        ///< the push-constant block's size (0: none)
-    uint32_t BindingCount = 0;             ///< entries used in Bindings, sorted by Binding
+    /// SPIR-V, debug-stripped and packed by the ripple-embed of the same ripple version (as ripple's own:
+    /// varints of each operand's change from the last instruction of its opcode). Data packed by an older
+    /// ripple-embed is refused at Device::compile; ripple_add_kernels repacks it at the next build.
+    const uint32_t* PackedSpirv = nullptr;
+    uint32_t PackedBytes = 0;                            ///< bytes of PackedSpirv used
+    uint32_t SpirvWords = 0;                             ///< words once unpacked
+    uint32_t LocalSize[3] = {1, 1, 1};                   ///< the workgroup size
+    uint32_t PushConstantBytes = 0;                      ///< the push-constant block's size (0: none)
+    uint32_t BindingCount = 0;                           ///< entries used in Bindings, sorted by Binding
     KernelBindingInfo Bindings[kMaxKernelBindings] = {}; ///< the storage-buffer bindings (set 0)
     uint32_t Features = 0; ///< device features the SPIR-V needs (ripple's feature bits)
     /// Its HLSL for the D3D12 back-end where that was built, and in the HLSL_ROUND_TRIP sources (namespace
@@ -56,9 +59,9 @@ struct KernelSource {
     const char* Hlsl = nullptr;
     /// Its D3D12 bytecode (DXBC, shader model 5.1, entry point "main"), compiled from Hlsl at build time
     /// where ripple_add_kernels found an HLSL compiler (the one that compiled ripple's own: fxc on Windows,
-    /// vkd3d-shader in a cross-build), varint-packed as PackedSpirv; else null, and a D3D12 device compiles
-    /// Hlsl at Device::compile with the system's D3DCompile. A D3D12 device runs it as it is; Vulkan ignores
-    /// it.
+    /// vkd3d-shader in a cross-build), one LEB128 varint per 32-bit word; else null, and a D3D12 device
+    /// compiles Hlsl at Device::compile with the system's D3DCompile. A D3D12 device runs it as it is; Vulkan
+    /// ignores it.
     const uint32_t* PackedDxbc = nullptr;
     uint32_t PackedDxbcBytes = 0; ///< bytes of PackedDxbc used
     uint32_t DxbcWords = 0;       ///< 32-bit words once unpacked (the DXBC container's size / 4)

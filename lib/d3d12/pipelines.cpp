@@ -90,7 +90,7 @@ Result<std::vector<uint8_t>> D3D12Device::bytecode(const kernels::KernelInfo& ke
     if (kernel.dxbc.words && useEmbedded_) {
         *cacheable = false;
         std::vector<uint32_t> words;
-        if (!kernels::unpackSpirv(kernel.dxbc, words))
+        if (!kernels::unpackDxbc(kernel.dxbc, words))
             return Status(StatusCode::Internal, std::string("D3D12: the bytecode built into ripple for ") +
                                                     kernel.name + " is damaged");
         std::vector<uint8_t> out(words.size() * 4);

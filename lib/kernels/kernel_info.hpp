@@ -45,9 +45,10 @@ constexpr uint32_t kUniformParamsBytes = 16384;
 
 constexpr uint32_t kMaxKernelBindings = 8;
 
-// SPIR-V as embedded: debug instructions stripped (spirv-opt --strip-debug), then every word as a LEB128
-// varint (kernels/spirv_pack.hpp), the bytes packed little-end first into 32-bit words. About 2.3x smaller
-// than the words themselves, which keeps a consumer's binary lean (docs/USING.md, "Using ripple from CMake").
+// SPIR-V as embedded: debug instructions stripped (spirv-opt --strip-debug), then packed as LEB128 varints
+// of each operand's difference from the last instruction of its opcode (kernels/spirv_pack.hpp), the bytes
+// packed little-end first into 32-bit words. About 2.8x smaller than the words themselves, which keeps a
+// consumer's binary lean (docs/USING.md, "Using ripple from CMake"). DXBC is packed one varint a word.
 struct PackedSpirv {
     const uint32_t* packed; // the varint bytes, four to a word
     uint32_t packedBytes;
@@ -86,5 +87,7 @@ const KernelInfo* findKernel(std::string_view name);
 
 // The SPIR-V words of a packed module; false (and `words` empty) if the data is malformed.
 bool unpackSpirv(const PackedSpirv& spirv, std::vector<uint32_t>& words);
+// The words of packed DXBC (one varint a word); false (and `words` empty) if the data is malformed.
+bool unpackDxbc(const PackedSpirv& dxbc, std::vector<uint32_t>& words);
 
 } // namespace ripple::kernels

@@ -22,7 +22,11 @@ const KernelInfo* findKernel(std::string_view name) {
 }
 
 bool unpackSpirv(const PackedSpirv& spirv, std::vector<uint32_t>& words) {
-    return spirv_pack::decode(spirv.packed, spirv.packedBytes, spirv.words, words);
+    return spirv_pack::decodeSpirv(spirv.packed, spirv.packedBytes, spirv.words, words);
+}
+
+bool unpackDxbc(const PackedSpirv& dxbc, std::vector<uint32_t>& words) {
+    return spirv_pack::decode(dxbc.packed, dxbc.packedBytes, dxbc.words, words);
 }
 
 void installHlslRoundTrip(const RoundTripTable* table) {

@@ -96,7 +96,7 @@ Status checkDxbc(const KernelSource& s, kernels::KernelInfo& info) {
     std::vector<uint32_t> words;
     uint32_t magic = 0;
     std::memcpy(&magic, "DXBC", 4);
-    if (!kernels::unpackSpirv(info.dxbc, words) || words[0] != magic || words[6] != s.DxbcWords * 4u)
+    if (!kernels::unpackDxbc(info.dxbc, words) || words[0] != magic || words[6] != s.DxbcWords * 4u)
         return Status(StatusCode::InvalidArgument,
                       name + ": KernelSource::PackedDxbc is not a packed DXBC container of DxbcWords (" +
                           std::to_string(s.DxbcWords) + ") words");

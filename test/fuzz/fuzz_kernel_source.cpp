@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // libFuzzer target: what Device::compile reads of a user's KernelSource before any driver sees it (issue 41),
-// no GPU. The first byte picks the input's form: packed SPIR-V bytes for kernels::unpackSpirv (the varint
+// no GPU. The first byte picks the input's form: packed SPIR-V bytes for kernels::unpackSpirv (the
 // form ripple_add_kernels embeds), or raw SPIR-V words for the interface reader
 // (kernels/spirv_interface.hpp), the shared-memory sizer and the struct-against-SPIR-V check, with the
 // struct's fields from the next 24 bytes. None may crash, read past the words or allocate without bound; a

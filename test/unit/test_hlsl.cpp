@@ -123,7 +123,7 @@ TEST_CASE("Where the build had an HLSL compiler, every variant with HLSL embeds 
             continue;
         }
         REQUIRE(k.dxbc.words > 8);
-        REQUIRE(unpackSpirv(k.dxbc, words));
+        REQUIRE(unpackDxbc(k.dxbc, words));
         REQUIRE(words.size() == k.dxbc.words);
         CHECK(std::memcmp(words.data(), "DXBC", 4) == 0); // a DXBC container
         CHECK(words[6] == words.size() * 4);              // of the size its header gives
@@ -153,4 +153,68 @@ TEST_CASE("The SPIR-V packing round-trips every word and rejects malformed data"
     CHECK_FALSE(spirv_pack::decode(tooLong, 6, 1, out));
     const uint32_t over32Bits[2] = {0xFFFFFFFFu, 0x1Fu}; // a fifth byte with more than 4 bits
     CHECK_FALSE(spirv_pack::decode(over32Bits, 5, 1, out));
+}
+
+namespace {
+std::vector<uint32_t> toWords(const std::vector<uint8_t>& bytes) {
+    std::vector<uint32_t> packed((bytes.size() + 3) / 4, 0);
+    for (size_t i = 0; i < bytes.size(); ++i) packed[i / 4] |= uint32_t(bytes[i]) << (8 * (i % 4));
+    return packed;
+}
+} // namespace
+
+TEST_CASE("The SPIR-V form of the packing round-trips every embedded module and rejects malformed data",
+          "[unit][kernels]") {
+    std::vector<uint32_t> words, out;
+    std::vector<uint8_t> bytes;
+    uint64_t plain = 0, spirv = 0;
+    for (uint32_t i = 0; i < kKernelCount; ++i) { // every module, repacked, comes back word for word
+        INFO(kKernels[i].name);
+        REQUIRE(unpackSpirv(kKernels[i].spirv, words));
+        REQUIRE(spirv_pack::encodeSpirv(words, bytes));
+        CHECK(bytes.size() == kKernels[i].spirv.packedBytes);
+        const std::vector<uint32_t> packed = toWords(bytes);
+        const uint32_t n = static_cast<uint32_t>(bytes.size()), count = static_cast<uint32_t>(words.size());
+        REQUIRE(spirv_pack::decodeSpirv(packed.data(), n, count, out));
+        CHECK(out == words);
+        plain += spirv_pack::encode(words).size();
+        spirv += n;
+    }
+    CHECK(spirv * 5 < plain * 4); // worth its code: at least a fifth smaller than one varint a word
+
+    // A module whose operands change by large steps both ways, and an instruction of over 15 words.
+    words = {spirv_pack::kSpirvMagic, 0x00010300, 0, 100, 0};
+    std::mt19937 rng(11);
+    for (int i = 0; i < 200; ++i) {
+        const uint32_t count = 1 + rng() % 20, opcode = rng() % 8 == 0 ? 0xFFFF : 1 + rng() % 6;
+        words.push_back(count << 16 | opcode);
+        for (uint32_t j = 1; j < count; ++j) words.push_back(rng() >> (rng() % 32));
+    }
+    REQUIRE(spirv_pack::encodeSpirv(words, bytes));
+    std::vector<uint32_t> packed = toWords(bytes);
+    const uint32_t n = static_cast<uint32_t>(bytes.size()), count = static_cast<uint32_t>(words.size());
+    REQUIRE(spirv_pack::decodeSpirv(packed.data(), n, count, out));
+    CHECK(out == words);
+    CHECK_FALSE(spirv_pack::decodeSpirv(packed.data(), n, count + 1, out)); // too few words
+    CHECK(out.empty());
+    CHECK_FALSE(spirv_pack::decodeSpirv(packed.data(), n, count - 1, out)); // an instruction past the end
+    CHECK_FALSE(spirv_pack::decodeSpirv(packed.data(), n - 1, count, out)); // cut short
+    CHECK_FALSE(spirv_pack::decodeSpirv(packed.data(), n, 4, out));         // no room for the header
+    // One varint a word (the old form, and DXBC's) starts with the magic number, not the tag: refused.
+    const std::vector<uint32_t> old = toWords(spirv_pack::encode(words));
+    CHECK_FALSE(spirv_pack::decodeSpirv(old.data(), uint32_t(spirv_pack::encode(words).size()), count, out));
+    // An instruction of no words, in the encoder's input and in the packed data.
+    std::vector<uint32_t> bad = {spirv_pack::kSpirvMagic, 0x00010300, 0, 10, 0, 0x00000011};
+    CHECK_FALSE(spirv_pack::encodeSpirv(bad, bytes));
+    CHECK(bytes.empty());
+    bad.back() = 0x00030011; // an instruction longer than what is left
+    CHECK_FALSE(spirv_pack::encodeSpirv(bad, bytes));
+    bad.back() = 0x00010011;
+    REQUIRE(spirv_pack::encodeSpirv(bad, bytes));
+    REQUIRE(bytes.size() >= 2);
+    bytes.pop_back();    // the instruction's two bytes (opcode 0x11, count 1) become one:
+    bytes.back() = 0x10; // opcode 1, count 0
+    packed = toWords(bytes);
+    CHECK_FALSE(spirv_pack::decodeSpirv(packed.data(), uint32_t(bytes.size()), 6, out));
+    CHECK_FALSE(spirv_pack::encodeSpirv({1, 2, 3, 4, 5}, bytes)); // no magic number
 }

@@ -77,9 +77,10 @@ int registry(const std::string& listPath, const std::string& outPath, bool withH
     out << kHeader << "#include \"kernels/kernel_info.hpp\"\n\nnamespace ripple::kernels {\nnamespace {\n";
     std::vector<std::string> inits(variants.size()), dxbcInits(variants.size(), "{nullptr, 0, 0}");
     for (size_t i = 0; i < variants.size(); ++i) {
-        out << packedArray("kSpirv" + std::to_string(i), variants[i].embedded, inits[i]);
-        if (!variants[i].dxbc.empty())
-            out << packedArray("kDxbc" + std::to_string(i), variants[i].dxbc, dxbcInits[i]);
+        if (!packedArray(out, "kSpirv" + std::to_string(i), variants[i].embedded, inits[i])) return 1;
+        if (!variants[i].dxbc.empty() &&
+            !packedArray(out, "kDxbc" + std::to_string(i), variants[i].dxbc, dxbcInits[i], true))
+            return 1;
     }
     out << "} // namespace\n\nconst KernelInfo kKernels[] = {\n";
     for (size_t i = 0; i < variants.size(); ++i) {
@@ -120,7 +121,7 @@ int roundTrip(const std::string& listPath, const std::string& outPath) {
     out << kHeader << "#include \"kernels/round_trip.hpp\"\n\nnamespace ripple::kernels {\nnamespace {\n";
     std::vector<std::string> inits(variants.size());
     for (size_t i = 0; i < variants.size(); ++i)
-        out << packedArray("kRoundTrip" + std::to_string(i), variants[i].embedded, inits[i]);
+        if (!packedArray(out, "kRoundTrip" + std::to_string(i), variants[i].embedded, inits[i])) return 1;
     out << "const RoundTripKernel kRoundTripKernels[] = {\n";
     for (size_t i = 0; i < variants.size(); ++i)
         out << "    {\"" << variants[i].name << "\", " << literal(variants[i].hlsl) << ", " << inits[i]

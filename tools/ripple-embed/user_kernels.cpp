@@ -94,14 +94,16 @@ int user(const std::string& listPath, const std::string& hppPath, const std::str
     cpp << head << "#include <ripple/kernel.hpp>\n\nnamespace " << ns << " {\nnamespace {\n";
     std::vector<std::string> inits(variants.size());
     for (size_t i = 0; i < variants.size(); ++i)
-        cpp << packedArray("kSpirv" + std::to_string(i), variants[i].embedded, inits[i]);
+        if (!packedArray(cpp, "kSpirv" + std::to_string(i), variants[i].embedded, inits[i])) return 1;
     for (size_t i = 0; i < variants.size(); ++i)
-        if (!roundTrips[i].empty())
-            cpp << packedArray("kRoundTrip" + std::to_string(i), roundTrips[i], inits.emplace_back());
+        if (!roundTrips[i].empty() &&
+            !packedArray(cpp, "kRoundTrip" + std::to_string(i), roundTrips[i], inits.emplace_back()))
+            return 1;
     std::vector<std::string> dxbcInits(variants.size(), "{nullptr, 0, 0}");
     for (size_t i = 0; i < variants.size(); ++i)
-        if (!variants[i].dxbc.empty())
-            cpp << packedArray("kDxbc" + std::to_string(i), variants[i].dxbc, dxbcInits[i]);
+        if (!variants[i].dxbc.empty() &&
+            !packedArray(cpp, "kDxbc" + std::to_string(i), variants[i].dxbc, dxbcInits[i], true))
+            return 1;
     cpp << "} // namespace\n\n";
     for (size_t i = 0; i < variants.size(); ++i)
         cpp << userSource(variants[i], inits[i], withHlsl ? variants[i].hlsl : std::string(), dxbcInits[i]);

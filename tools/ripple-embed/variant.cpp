@@ -215,9 +215,14 @@ bool readSpirv(const std::string& path, std::vector<uint32_t>& words) {
     return true;
 }
 
-std::string packedArray(const std::string& array, const std::vector<uint32_t>& words, std::string& init) {
-    std::vector<uint8_t> bytes = ripple::kernels::spirv_pack::encode(words);
-    std::ostringstream out;
+bool packedArray(std::ostream& out, const std::string& array, const std::vector<uint32_t>& words,
+                 std::string& init, bool dxbc) {
+    namespace pack = ripple::kernels::spirv_pack;
+    std::vector<uint8_t> bytes;
+    if (dxbc)
+        bytes = pack::encode(words);
+    else if (!pack::encodeSpirv(words, bytes))
+        return fail(array + ": not a SPIR-V module whose instructions tile its words; cannot pack it");
     out << "const uint32_t " << array << "[] = {";
     for (size_t i = 0; i < bytes.size(); i += 4) {
         uint32_t w = 0;
@@ -226,7 +231,7 @@ std::string packedArray(const std::string& array, const std::vector<uint32_t>& w
     }
     out << "\n};\n";
     init = "{" + array + ", " + std::to_string(bytes.size()) + ", " + std::to_string(words.size()) + "}";
-    return out.str();
+    return true;
 }
 
 bool readList(const std::string& path, std::vector<std::array<std::string, 3>>& lines) {

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <iosfwd>
 #include <map>
 #include <string>
 #include <utility>
@@ -54,9 +55,11 @@ std::string literal(const std::string& text);
 // A file of whole 32-bit words.
 bool readSpirv(const std::string& path, std::vector<uint32_t>& words);
 
-// The packed bytes of `words` as a uint32_t array named `array` (kernels/spirv_pack.hpp), and the
-// PackedSpirv initializer naming it.
-std::string packedArray(const std::string& array, const std::vector<uint32_t>& words, std::string& init);
+// Writes to `out` the packed bytes of `words` as a uint32_t array named `array` (kernels/spirv_pack.hpp:
+// the SPIR-V form, or with `dxbc` one varint a word), and sets `init` to the PackedSpirv initializer naming
+// it. False, with a message naming `array`, where SPIR-V's instructions do not tile its words.
+bool packedArray(std::ostream& out, const std::string& array, const std::vector<uint32_t>& words,
+                 std::string& init, bool dxbc = false);
 
 // Reads a LIST file's lines of three fields.
 bool readList(const std::string& path, std::vector<std::array<std::string, 3>>& lines);
