@@ -9,17 +9,18 @@
 //     then the count), and each operand as the zigzag of its difference from the same operand of the last
 //     instruction with that opcode (0 where there is none). SPIR-V's ids grow by small steps and its
 //     instructions repeat with small changes, so most operands take one byte. On ripple's 760 variants,
-//     11.6 MB of SPIR-V packs into 4.1 MB this way, 5.6 MB as one varint a word (bench/NOTES.md).
+//     11.6 MB of SPIR-V packs into 4.1 MB this way, 5.6 MB as one varint a word (docs/USING.md).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
 
 namespace ripple::kernels::spirv_pack {
 
-// The first value of a packed SPIR-V module, in place of SPIR-V's magic number 0x07230203.
 constexpr uint32_t kSpirvMagic = 0x07230203u;
+// The first value of a packed SPIR-V module, in place of SPIR-V's magic number.
 constexpr uint32_t kSpirvTag = 0x52504B32u; // "RPK2"
 
 inline void putVarint(std::vector<uint8_t>& bytes, uint32_t w) {
