@@ -17,7 +17,8 @@
 // the entries sit in shared memory and the loops over them stay loops; only the global loads are unrolled,
 // to keep them in flight together.
 //
-// Params: the TopK block (topk.glsl), then [30] key bits (8, 16 or 32), [31] chunks per row, [32] B.
+// Params: the TopK block (topk.glsl), then [30] key bits (8, 16 or 32), [31] chunks per row, [32] B,
+// [33] the key mapping of this variant's width (topk_key.glsl's KEY_RUNTIME: one variant a width).
 // Bindings: 1 input, 2 values, 3 indices, 4 the list (rows * chunks * B entries of (rank key, index)),
 // 5 per row: [0] workgroups arrived, [1] list length (zeroed scratch: zero before the dispatch; the row's
 // last workgroup sets both back to zero).
@@ -35,6 +36,7 @@ layout(std430, binding = 3) writeonly buffer IndicesOut { uint indicesOut[]; };
 layout(std430, binding = 4) coherent buffer List { uint list[]; };
 layout(std430, binding = 5) coherent buffer RowState { uint rowState[]; };
 
+#define KEY_RUNTIME P(33u)  // one variant a width, the key mapping a param
 #include "ripple/topk_key.glsl"
 #include "ripple/scan.glsl"
 #if defined(SLOTS_s256)  // K <= 256: 6 KiB less shared memory than 1024 slots
@@ -65,6 +67,7 @@ void main() {
     const uint n = TOPK_N, K = TOPK_K, stride = TOPK_AXIS_STRIDE, lid = gl_LocalInvocationID.x;
     const uint chunks = P(31), B = P(32);
     const uint bits = P(30);
+    keyKindSetup();
     gFlip = TOPK_DIRECTION == 0u ? (bits == 32u ? 0xFFFFFFFFu : ((1u << bits) - 1u)) : 0u;
     gShift = 32u - bits;
     gKeyLowBits = gShift;

@@ -263,6 +263,23 @@ std::pair<uint64_t, uint64_t> chunkShape(uint64_t n, uint64_t K) {
     return {chunks, chunks * B <= kChunk ? B : 0};
 }
 
+uint32_t keyKind(DataType type) {
+    switch (type) {
+    case DataType::Float32:
+        return 0x7F800000u;
+    case DataType::Float16:
+        return 0x7C00u;
+    case DataType::BFloat16:
+        return 0x7F80u;
+    case DataType::Int32:
+    case DataType::Int16:
+    case DataType::Int8:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 // Long rows in one dispatch (topk_chunk.comp): each chunk's workgroup narrows it to B candidates in the
 // row's list, and the row's last workgroup to arrive selects the K winners from the list.
 Result<Plan> planChunk(Plan plan, const TopKDesc& desc, uint64_t rows, uint64_t chunks, uint64_t B,
@@ -271,15 +288,16 @@ Result<Plan> planChunk(Plan plan, const TopKDesc& desc, uint64_t rows, uint64_t 
     uint32_t log2T = 0;
     while (T < desc.K) T <<= 1, ++log2T;
     topkParams(plan.params, desc, T, log2T, 1, 1, rows, rows, 0);
-    plan.params.insert(plan.params.end(), {8 * elementSize(desc.InputTensor.DataType),
-                                           static_cast<uint32_t>(chunks), static_cast<uint32_t>(B)});
+    plan.params.insert(plan.params.end(),
+                       {8 * elementSize(desc.InputTensor.DataType), static_cast<uint32_t>(chunks),
+                        static_cast<uint32_t>(B), keyKind(desc.InputTensor.DataType)});
     const uint64_t listBytes = rows * chunks * B * 8;
     if (listBytes > limits.maxStorageBufferRange || rows * chunks * B * 2 > 0xFFFFFFFFull)
         return scratchTooLarge("candidate list", limits);
     plan.scratchBytes = listBytes;
     plan.zeroedScratchBytes = rows * 8;
     addDispatch(plan,
-                std::string("topk_chunk.") + typeClass(desc.InputTensor.DataType) +
+                std::string("topk_chunk.") + elementClass(desc.InputTensor.DataType) +
                     (T <= 256 ? ".s256" : ".s1024"),
                 {{BindingKind::Params},
                  {BindingKind::Tensor, 0},

@@ -61,7 +61,7 @@ TEST_CASE("TopK's strategies once: one workgroup per row, FLOAT32 and UINT8",
 }
 
 TEST_CASE("TopK's strategies once: chunks, FLOAT32", "[topk][gpu][topk_once][d3d12_real]") {
-    checkOnce({1, 9001}, 1, 33, DataType::Float32, 200, "topk_chunk.f32"); // the row's last workgroup selects
+    checkOnce({1, 9001}, 1, 33, DataType::Float32, 200, "topk_chunk.b32"); // the row's last workgroup selects
 }
 
 TEST_CASE("TopK's strategies once: multi-pass radix selection, INT64 and UINT64",

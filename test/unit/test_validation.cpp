@@ -204,7 +204,7 @@ TEST_CASE(
     // per chunk (at least K, chunks * B <= 4096), the row state in zeroed scratch.
     auto chunked = core::planTopK(topk({3, 4097}, 1, 16), limits());
     REQUIRE(chunked.value().dispatches.size() == 1);
-    CHECK(chunked.value().dispatches[0].kernel == "topk_chunk.f32.s256");
+    CHECK(chunked.value().dispatches[0].kernel == "topk_chunk.b32.s256");
     CHECK(chunked.value().dispatches[0].groups == 6);
     CHECK(chunked.value().params[31] == 2);   // chunks per row
     CHECK(chunked.value().params[32] == 256); // B
@@ -214,9 +214,9 @@ TEST_CASE(
     CHECK(llm.value().params[31] == 38);
     CHECK(llm.value().params[32] == 67); // 2560 / 38: the final's list aims at 2560 entries
     CHECK(core::planTopK(topk({1024, 8192}, 1, 16), limits()).value().dispatches[0].kernel ==
-          "topk_chunk.f32.s256"); // many rows
+          "topk_chunk.b32.s256"); // many rows
     CHECK(core::planTopK(topk({3, 9000}, 1, 1000), limits()).value().dispatches[0].kernel ==
-          "topk_chunk.f32.s1024"); // B = K = 1000, 3 chunks
+          "topk_chunk.b32.s1024"); // B = K = 1000, 3 chunks
     // Otherwise sampled selection: many chunks over few rows, or K too large for chunks * K <= 4096 (rows of
     // 1024 samples: filter and final only, the filter sampling).
     CHECK(core::planTopK(topk({64, 128256}, 1, 50), limits()).value().dispatches[0].kernel ==
@@ -427,7 +427,7 @@ TEST_CASE("BFLOAT16 is ripple's addition: named, 2 bytes, accepted by TopK and t
     d.InputTensor.DataType = d.OutputValueTensor.DataType = DataType::BFloat16;
     auto p = core::planTopK(d, limits());
     REQUIRE(p.ok());
-    CHECK(p.value().dispatches.back().kernel == "topk_chunk.bf16.s256");
+    CHECK(p.value().dispatches.back().kernel == "topk_chunk.b16.s256");
     auto s = scatterND();
     s.InputTensor.DataType = s.UpdatesTensor.DataType = s.OutputTensor.DataType = DataType::BFloat16;
     REQUIRE(core::planScatterND(s, limits()).ok());
