@@ -14,7 +14,7 @@ endif()
 
 # ripple_add_kernels from the package: the tool, the function and the GLSL includes users may use.
 set(RIPPLE_INSTALL_GLSL_DIR ${CMAKE_INSTALL_DATADIR}/ripple/glsl)
-if(NOT CMAKE_CROSSCOMPILING)
+if(NOT CMAKE_CROSSCOMPILING AND NOT RIPPLE_EMBED_EXECUTABLE) # a prebuilt tool is not this build's to install
     install(TARGETS ripple-embed EXPORT rippleTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
             COMPONENT ripple_development)
 endif()

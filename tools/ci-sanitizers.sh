@@ -56,9 +56,18 @@ spec() { # "a;b" -> "[a],[b]" (Catch2 v2: ',' is or)
     echo "$out"
 }
 
+# Both builds run the host tool ripple-embed of the plain build (build/, as the test job or
+# tools/windows-cross-build.sh left it): an instrumented one would pay the sanitizer's start-up in each of
+# the about 4,000 kernel steps, which compile nothing of what the tests run.
+embed=$root/build/tools/ripple-embed/ripple-embed
+if [[ ! -x $embed ]]; then
+    cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+    cmake --build build --target ripple-embed
+fi
+
 step "1. ASan + UBSan + LSan build (Clang)"
 CC=clang CXX=clang++ cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIPPLE_BUILD_BENCH=OFF \
-    -DRIPPLE_BUILD_FUZZERS=ON "-DRIPPLE_OPS_TEST_FILES=$asan_files" "-DCMAKE_C_FLAGS=$san -fsanitize=fuzzer-no-link" \
+    -DRIPPLE_BUILD_FUZZERS=ON "-DRIPPLE_OPS_TEST_FILES=$asan_files" "-DRIPPLE_EMBED_EXECUTABLE=$embed" "-DCMAKE_C_FLAGS=$san -fsanitize=fuzzer-no-link" \
     "-DCMAKE_CXX_FLAGS=$san -fsanitize=fuzzer-no-link" >/dev/null
 cmake --build build-sanitize --target ripple-unit-tests ripple-ops-tests ripple-run ripple-fuzz-npy ripple-fuzz-validation \
     ripple-fuzz-kernel-source ripple-fuzz-cache
@@ -122,7 +131,7 @@ done
 
 step "3. TSan build: the recorder and kept-recording tests, on several threads"
 CC=clang CXX=clang++ cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIPPLE_BUILD_BENCH=OFF \
-    -DRIPPLE_BUILD_SAMPLES=OFF "-DRIPPLE_OPS_TEST_FILES=$tsan_files" \
+    -DRIPPLE_BUILD_SAMPLES=OFF "-DRIPPLE_OPS_TEST_FILES=$tsan_files" "-DRIPPLE_EMBED_EXECUTABLE=$embed" \
     "-DCMAKE_C_FLAGS=-fsanitize=thread" "-DCMAKE_CXX_FLAGS=-fsanitize=thread" >/dev/null
 cmake --build build-tsan --target ripple-ops-tests
 TSAN_OPTIONS="suppressions=$root/test/sanitizers/tsan.supp halt_on_error=1 second_deadlock_stack=1" \

@@ -122,7 +122,7 @@ TEST_CASE("ScatterElements with the portable kernels", "[scatter_elements][gpu][
 TEST_CASE("Colliding 8/16-bit scatters leave one whole update and never disturb neighbours",
           "[scatter_elements][gpu]") {
     std::mt19937 rng(14);
-    for (KernelPreference pref : {KernelPreference::Auto, KernelPreference::Portable}) {
+    for (KernelPreference pref : rt::kernelPreferences()) {
         for (DataType type :
              {DataType::UInt8, DataType::Int16, DataType::Float16, DataType::BFloat16, DataType::Int64}) {
             // 4096 updates into the even elements of a 64-element row: every target hit 128 times, while

@@ -107,8 +107,9 @@ void run(Desc& desc, const rt::HostTensor& in, const rt::HostTensor& ind, const 
     INFO(reductionName(desc.Reduction)
          << " input " << rt::describe(desc.InputTensor) << " indices " << rt::describe(desc.IndicesTensor));
     const bool f32 = desc.InputTensor.DataType == DataType::Float32;
-    for (KernelPreference pref : {KernelPreference::Auto, KernelPreference::Portable}) {
-        if (pref == KernelPreference::Portable && !f32) break;
+    const std::vector<KernelPreference> prefs = rt::kernelPreferences();
+    for (KernelPreference pref : prefs) {
+        if (pref == KernelPreference::Portable && !f32 && pref != prefs.front()) break; // FLOAT32's own
         INFO("kernels " << (pref == KernelPreference::Auto ? "auto" : "portable"));
         Device& dev = rt::device(pref);
         auto op = dev.compile(desc);

@@ -309,7 +309,7 @@ TEST_CASE("TopK's sampled selection around zero, denormals and NaNs: the filter 
     };
     const Mix mixes[] = {{"normal", 1, 256, 320, 960}, {"denormal", 1, 9, 520, 960}, {"zero", 1, 9, 17, 960}};
     const Layout layouts[] = {{{2, 20011}, {}, 1}, {{20011, 2}, {}, 0}};
-    for (KernelPreference pref : {KernelPreference::Auto, KernelPreference::Portable}) {
+    for (KernelPreference pref : rt::kernelPreferences()) {
         for (const Layout& c : layouts) {
             for (DataType type : {DataType::Float32, DataType::Float16, DataType::BFloat16}) {
                 const bool f32 = type == DataType::Float32, f16 = type == DataType::Float16;

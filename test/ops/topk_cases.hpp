@@ -116,12 +116,12 @@ struct WithoutRank {
 };
 
 // One strategy's test: every layout x 32-bit-key type x data kind, with the default kernels and the
-// portable ones. skip(layout, pref, data) leaves a combination out (it may draw from rng); pickK(n) draws K
+// portable ones (once where they are the same: rt::kernelPreferences()). skip(layout, pref, data) leaves a combination out (it may draw from rng); pickK(n) draws K
 // for rows of n; the direction is drawn too. With a part, only that part's combinations (support/parts.hpp).
 template <typename Skip, typename PickK>
 void checkLayouts(std::initializer_list<Layout> layouts, std::mt19937& rng, Skip skip, PickK pickK,
                   rt::Part* part = nullptr) {
-    for (KernelPreference pref : {KernelPreference::Auto, KernelPreference::Portable}) {
+    for (KernelPreference pref : rt::kernelPreferences()) {
         for (const Layout& c : layouts) {
             for (DataType type : kTypes32) {
                 for (Data how : kAllData) {

@@ -50,6 +50,10 @@ std::string kernelMode() {
 bool hlslRoundTrip() {
     return kernelMode() == "hlsl" || kernelMode() == "d3d12";
 }
+std::vector<ripple::KernelPreference> kernelPreferences() {
+    if (kernelMode() == "hlsl") return {ripple::KernelPreference::Portable};
+    return {ripple::KernelPreference::Auto, ripple::KernelPreference::Portable};
+}
 bool onD3D12() {
     return kernelMode() == "d3d12";
 }

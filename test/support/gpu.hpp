@@ -21,6 +21,10 @@ ripple::Device freshDevice();
 // Whether this run tests the D3D12 path's kernels (RIPPLE_TEST_KERNELS=hlsl or d3d12): 64-bit scatters are
 // then Unsupported.
 bool hlslRoundTrip();
+// The kernel preferences whose devices run different variants in this run: Auto and Portable, or Portable
+// alone under the HLSL round trip (RIPPLE_TEST_KERNELS=hlsl), where both take each kernel's portable variant
+// first (runtime/device.cpp's chooseKernel) and a second pass would run the same SPIR-V again.
+std::vector<ripple::KernelPreference> kernelPreferences();
 // Whether the shared devices are Backend::D3D12 ones (RIPPLE_TEST_KERNELS=d3d12).
 bool onD3D12();
 // Whether the tests' devices ask ripple for the validation layer (DeviceOptions::validation): yes, unless
