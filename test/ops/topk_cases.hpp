@@ -116,8 +116,9 @@ struct WithoutRank {
 };
 
 // One strategy's test: every layout x 32-bit-key type x data kind, with the default kernels and the
-// portable ones (once where they are the same: rt::kernelPreferences()). skip(layout, pref, data) leaves a combination out (it may draw from rng); pickK(n) draws K
-// for rows of n; the direction is drawn too. With a part, only that part's combinations (support/parts.hpp).
+// portable ones (once where they are the same: rt::kernelPreferences()). skip(layout, pref, data) leaves a
+// combination out (it may draw from rng); pickK(n) draws K for rows of n; the direction is drawn too. With a
+// part, only that part's combinations (support/parts.hpp).
 template <typename Skip, typename PickK>
 void checkLayouts(std::initializer_list<Layout> layouts, std::mt19937& rng, Skip skip, PickK pickK,
                   rt::Part* part = nullptr) {
