@@ -14,6 +14,21 @@
 // Bindings: 1 input, 2 state, 3 per-chunk ties (counts, then index slots), 4 candidates, 5 values,
 // 6 indices (5 and 6: STEP write only).
 layout(local_size_x = 256) in;
+// The fast variants are one a key width (DTYPE_b8, b16, b32), the key mapping params word [46]
+// (topk_key.glsl's KEY_RUNTIME): a fast write variant one a type cost lavapipe's LLVM 15-40 s each, which a
+// cold CI run paid for nine types at each subgroup width that runs them (issue 56); on the H200 the fast
+// family kept its times. The portable variants stay one a type: with the mapping a param, their streaming
+// loop lost 1 us at (1,16777216) K=1024 (bench/NOTES.md).
+#if defined(DTYPE_b8) || defined(DTYPE_b16) || defined(DTYPE_b32)
+#define KEY_RUNTIME P(46u)
+#if defined(DTYPE_b8)
+#define ELEM_b8
+#elif defined(DTYPE_b16)
+#define ELEM_b16
+#else
+#define ELEM_b32
+#endif
+#endif
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
 #define PARAMS_SHARED 64u  // ripple/common.glsl; core/topk_select.cpp keeps the block within it

@@ -40,6 +40,7 @@ struct PlanDispatch {
     uint32_t groups = 1;               // workgroups along x (kernels loop over their work)
     bool skipInPlace = false;          // skipped when the plan runs in place (the input-to-output copy)
     bool onlyInPlace = false;          // run only in place (out of place, a fused pass does its work)
+    std::string fastKernel;            // with hasModes: the fast variant's name where it is not `kernel`'s
 };
 
 struct Plan {

@@ -70,6 +70,22 @@ void topkParams(std::vector<uint32_t>& p, const TopKDesc& desc, uint64_t T, uint
     appendView(p, 0, rowSizes, rowStrides);
 }
 
+uint32_t keyKind(DataType type) {
+    switch (type) {
+    case DataType::Float32:
+        return 0x7F800000u;
+    case DataType::Float16:
+        return 0x7C00u;
+    case DataType::BFloat16:
+        return 0x7F80u;
+    case DataType::Int32:
+    case DataType::Int16:
+    case DataType::Int8:
+        return 1;
+    default:
+        return 0;
+    }
+}
 } // namespace topk
 
 namespace {
@@ -261,23 +277,6 @@ std::pair<uint64_t, uint64_t> chunkShape(uint64_t n, uint64_t K) {
     const uint64_t chunks = (n + kChunk - 1) / kChunk;
     const uint64_t B = std::max(K, std::min(kChunkMaxB, kChunkList / chunks));
     return {chunks, chunks * B <= kChunk ? B : 0};
-}
-
-uint32_t keyKind(DataType type) {
-    switch (type) {
-    case DataType::Float32:
-        return 0x7F800000u;
-    case DataType::Float16:
-        return 0x7C00u;
-    case DataType::BFloat16:
-        return 0x7F80u;
-    case DataType::Int32:
-    case DataType::Int16:
-    case DataType::Int8:
-        return 1;
-    default:
-        return 0;
-    }
 }
 
 // Long rows in one dispatch (topk_chunk.comp): each chunk's workgroup narrows it to B candidates in the

@@ -64,8 +64,12 @@ constexpr uint64_t kHeldSlots = 16;
 // stays inside the params buffer.
 constexpr size_t kSelectParamsShared = 64;
 
-Plan padSelectParams(Plan plan) {
+// [46]: the key mapping of topk_select_final's fast variants, one a key width (core/topk.cpp's keyKind).
+constexpr size_t kSelectKeyKind = 46;
+
+Plan padSelectParams(Plan plan, DataType type) {
     plan.params.resize(std::max(plan.params.size(), kSelectParamsShared), 0);
+    plan.params[kSelectKeyKind] = keyKind(type);
     return plan;
 }
 
@@ -152,7 +156,8 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     const uint64_t prefetch =
         selectPrefetchSlotsForTests ? selectPrefetchSlotsForTests : 2 * expected / 256 + 1;
     plan.params.push_back(static_cast<uint32_t>(std::min(prefetch, kHeldSlots))); // [44]
-    if (plan.params.size() + 1 > kSelectParamsShared) // + 1: the list sort's [45], pushed below
+    if (plan.params.size() + 1 >
+        kSelectKeyKind) // + 1: the list sort's [45], pushed below; [46] the key mapping
         return unsupported(op, "internal: its select params outgrow the kernels' PARAMS_SHARED");
 
     // Fused (kFusedSamples): the filter samples, so nothing clears the rows' counts before it; the state
@@ -192,7 +197,10 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
         dispatch("topk_select_final." + dtype + ".write",
                  {params, input, state, ties, list, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}}, rows,
                  true);
-    if (!large) return padSelectParams(std::move(plan));
+    // Its fast variants are one a key width, the mapping params word [46] (glsl/topk_select_final.comp).
+    plan.dispatches.back().fastKernel =
+        std::string("topk_select_final.") + elementClass(in.DataType) + (large ? ".gather" : ".write");
+    if (!large) return padSelectParams(std::move(plan), in.DataType);
 
     // Sort each row's list (its length is state word 3) by sample sort and write its first K
     // (glsl/include/ripple/topk_list.glsl): splitters from a sample of the list, bucket counts, the entries
@@ -216,7 +224,7 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     dispatch(std::string("topk_list_sort.") + elementClass(in.DataType),
              {params, input, counts, starts, bucketed, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}},
              rows * B, false);
-    return padSelectParams(std::move(plan));
+    return padSelectParams(std::move(plan), in.DataType);
 }
 
 } // namespace topk

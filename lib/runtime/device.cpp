@@ -87,12 +87,14 @@ Result<const kernels::KernelInfo*> chooseKernel(const core::PlanDispatch& d, con
                                                 const char* op, bool* overLimit) {
     *overLimit = false;
     std::vector<std::string> candidates;
+    // Some fast variants are one a key width where the portable ones are one a type (fastKernel).
+    const std::string fast = (d.fastKernel.empty() ? d.kernel : d.fastKernel) + ".fast";
     if (!d.hasModes) {
         candidates = {d.kernel};
     } else if (dev.options.kernels == KernelPreference::Portable || dev.roundTrip) {
-        candidates = {d.kernel + ".portable", d.kernel + ".fast"}; // some classes have only one variant
+        candidates = {d.kernel + ".portable", fast}; // some classes have only one variant
     } else {
-        candidates = {d.kernel + ".fast", d.kernel + ".portable"};
+        candidates = {fast, d.kernel + ".portable"};
     }
     // Last, the small-device form (cmake/RippleKernels.cmake, SMALL): Vulkan's minimum limits, taken only
     // where the others exceed the device's. It has no D3D12 form.

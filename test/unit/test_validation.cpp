@@ -165,6 +165,11 @@ TEST_CASE(
     CHECK(select[0].hasModes);
     CHECK(select[1].kernel == "topk_select_filter.f32.state");
     CHECK(select[2].kernel == "topk_select_final.f32.write");
+    // Its fast variants are one a key width, the mapping in params word [46] (a float's +infinity).
+    CHECK(select[2].fastKernel == "topk_select_final.b32.write");
+    CHECK(select[1].fastKernel.empty());
+    REQUIRE(longRow.value().params.size() >= 64);
+    CHECK(longRow.value().params[46] == 0x7F800000u);
     // Rows of 4096 samples share them among workgroups while rows * parts stays within 128: a single row
     // splits them 32 ways (the row's arrival counter in zeroed scratch), 5 rows 16 ways; 1024 samples
     // (rows under 128 * 4096) keep one workgroup per row, without zeroed scratch.
@@ -238,6 +243,8 @@ TEST_CASE(
     const auto& large = largeK.value().dispatches;
     REQUIRE(large.size() == 7);
     CHECK(large[2].kernel == "topk_select_final.f32.gather");
+    CHECK(large[2].fastKernel == "topk_select_final.b32.gather");
+    CHECK(largeK.value().params[46] == 0x7F800000u);
     CHECK(large[3].kernel == "topk_list_split");
     CHECK(large[4].kernel == "topk_list_count");
     CHECK(large[5].kernel == "topk_list_scatter");

@@ -36,6 +36,9 @@ uint resolvedBits(int q) { return q < 0 ? 0u : 0xFFFFFFFFu << digitShift(uint(q)
 // The rank key mapping, read from params once per kernel by rankKeySetup().
 uint gRankFlip, gRankShift;
 void rankKeySetup() {
+#if defined(KEY_RUNTIME)
+    keyKindSetup();
+#endif
     const uint bits = SELECT_KEY_BITS;
     gRankFlip = TOPK_DIRECTION == 0u ? (bits == 32u ? 0xFFFFFFFFu : ((1u << bits) - 1u)) : 0u;
     gRankShift = 32u - bits;

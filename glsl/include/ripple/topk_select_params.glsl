@@ -8,7 +8,8 @@
 // [40] elements per sample g (a sample is the smallest rank of g elements of its stratum), [41] tie slots
 // per chunk R, [42] sample parts: workgroups sharing a row's samples (a power of 2 dividing S), [43] the list
 // sort's (topk_list.glsl), [44] the held list's slots the final step loads before the row's state, [45] the
-// list sort's (topk_list.glsl). The per-chunk ties binding holds rows * chunks counts, then R index slots per
+// list sort's (topk_list.glsl), [46] the key mapping of the final step's fast variants (one a key width:
+// topk_key.glsl's KEY_RUNTIME). The per-chunk ties binding holds rows * chunks counts, then R index slots per
 // chunk.
 // Per row in `state` (SELECT_STATE words): [0] tau, [1] candidates (ranked below tau; may exceed the
 // capacity), [2] elements equal to tau, [3] (large K, gather mode) the length of the row's list to sort.
