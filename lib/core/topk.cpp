@@ -86,6 +86,7 @@ uint32_t keyKind(DataType type) {
         return 0;
     }
 }
+
 } // namespace topk
 
 namespace {

@@ -156,8 +156,8 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     const uint64_t prefetch =
         selectPrefetchSlotsForTests ? selectPrefetchSlotsForTests : 2 * expected / 256 + 1;
     plan.params.push_back(static_cast<uint32_t>(std::min(prefetch, kHeldSlots))); // [44]
-    if (plan.params.size() + 1 >
-        kSelectKeyKind) // + 1: the list sort's [45], pushed below; [46] the key mapping
+    // + 1: the list sort's [45], pushed below; [46] is the key mapping (padSelectParams).
+    if (plan.params.size() + 1 > kSelectKeyKind)
         return unsupported(op, "internal: its select params outgrow the kernels' PARAMS_SHARED");
 
     // Fused (kFusedSamples): the filter samples, so nothing clears the rows' counts before it; the state

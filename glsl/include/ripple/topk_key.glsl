@@ -7,11 +7,12 @@
 // (e.g. P(33u)) that holds the mapping (core/topk.cpp's keyKind): 0 unsigned, 1 signed, else a float whose
 // +infinity is that word (0x7F800000 FLOAT32, 0x7C00 FLOAT16, 0x7F80 BFLOAT16). topk_chunk maps each element
 // once, as it is loaded; its nine types' variants each cost lavapipe's LLVM 2-5 s, which a cold CI run pays
-// once per configuration (docs/TESTING.md, issue 56). topk_select_final's fast variants too (15-20 s each). The kernels that stay one variant a type lost on the
-// H200 with it: topk_row 7% at (4096,4096) K=256, topk_select_sample 1-2 us, topk_select_final's portable
-// form 1 us at (1,16777216) K=1024 (bench/NOTES.md). keyKindSetup() reads the word once into a register,
-// so that the masks below are loop-invariant (a params word in shared memory is read again after every
-// barrier); the mapping is branch-free, so that unrolled call sites add no blocks.
+// once per configuration (docs/TESTING.md, issue 56); topk_select_final's fast variants too (15-20 s each).
+// The kernels that stay one variant a type lost on the H200 with it: topk_row 7% at (4096,4096) K=256,
+// topk_select_sample 1-2 us, topk_select_final's portable form 1 us at (1,16777216) K=1024 (bench/NOTES.md).
+// keyKindSetup() reads the word once into a register, so that the masks below are loop-invariant (a params
+// word in shared memory is read again after every barrier); the mapping is branch-free, so that unrolled call
+// sites add no blocks.
 uint gKeyKind;
 void keyKindSetup() { gKeyKind = KEY_RUNTIME; }
 uvec2 loadElement(uint offset) { return LOAD_ELEM(inputWords, offset); }
