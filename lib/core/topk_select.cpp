@@ -48,12 +48,15 @@ constexpr uint64_t kSampleSpread = 128;
 // workgroups a row loading the same 1024 samples.
 constexpr uint64_t kFusedSamples = 1024;
 
-// The list's sample sort (glsl/include/ripple/topk_list.glsl's LIST_BUCKETS, LIST_CHUNK, LIST_SLOTS): buckets
-// per row, list entries per count and scatter workgroup, the most entries a sort workgroup holds in
-// registers.
+// The list's sample sort (glsl/include/ripple/topk_list.glsl's LIST_BUCKETS, LIST_CHUNK, LIST_SLOTS): the
+// most buckets per row, list entries per count and scatter workgroup, the most entries a sort workgroup
+// holds in registers. Rows get one bucket per kListBucketEntries entries of the list's capacity, at least
+// kListMinBuckets.
 constexpr uint64_t kListBuckets = 2048;
 constexpr uint64_t kListChunk = 2048;
 constexpr uint32_t kListSlots = 2048;
+constexpr uint64_t kListMinBuckets = 64;
+constexpr uint64_t kListBucketEntries = 256;
 // topk_select_final.comp holds a list of up to kHeldSlots x 256 candidates in registers (HELD), and loads the
 // slots of twice the expected list before it reads the row's state (their latency under the state's); a
 // longer list loads its other slots after. H100 (bench/NOTES.md, issue 21, eighth session): all 16 slots
@@ -206,7 +209,13 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     // (glsl/include/ripple/topk_list.glsl): splitters from a sample of the list, bucket counts, the entries
     // bucketed, each bucket ranked. The tile-and-merge sort it replaced took 11 dependent levels (H100,
     // (1,16777216) K=65536: 122 us of 184; bench/NOTES.md, issue 21, sixth session).
-    const uint64_t B = listBucketsForTests ? listBucketsForTests : kListBuckets;
+    // Buckets: about one per kListBucketEntries entries of the capacity (the list holds about a fourth of
+    // it), a power of 2 from kListMinBuckets to kListBuckets. More would leave most sort workgroups empty,
+    // each still a launch and a barrier: (3,20011) K=1500 (capacity 10632) spent 610 of 698 ms of lavapipe in
+    // 6144 sort workgroups with 2048 buckets a row, about one entry each (bench/NOTES.md, issue 56).
+    uint64_t B = kListMinBuckets;
+    while (B < kListBuckets && B * kListBucketEntries < capacity) B *= 2;
+    if (listBucketsForTests) B = listBucketsForTests;
     const uint64_t chunkCount = (capacity + kListChunk - 1) / kListChunk;
     const PlanBinding splitters = scratch.add(rows * B * 8), ids = scratch.add(rows * capacity * 4),
                       bucketed = scratch.add(listBytes), starts = scratch.add(rows * B * 4);

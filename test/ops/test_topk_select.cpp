@@ -388,14 +388,14 @@ void largeKPadded(rt::Part& part) {
     checkLargeK({{2, 40000}, {40007, 1}, 1, 4999}, rng, part);
 }
 
-// Seams: 64 buckets per row (about L / 64 entries each, up to the most a sort workgroup ranks), and sort
-// workgroups of at most 16 or 300 entries (most buckets sorted in place in the list).
+// Seams: 64 or 2048 buckets per row (about L / 64 entries each, up to the most a sort workgroup ranks; or a
+// few each, the default plan of rows of millions such as (1,16777216) K=65536, where these rows plan 512),
+// and sort workgroups of at most 16 or 300 entries (most buckets sorted in place in the list) or the default.
 void largeKBuckets(rt::Part& part) {
     std::mt19937 rng(65539);
     ListSeams restore;
     for (uint32_t buckets : {64u, 2048u}) {
         for (uint32_t slots : {16u, 300u, 0u}) {
-            if (buckets == 2048u && slots == 0u) continue; // the default plan, above
             for (DataType type : {DataType::Float32, DataType::Float16, DataType::Int8}) {
                 for (Data how : {Data::Random, Data::AllEqual, Data::Narrow}) {
                     if (!part.take()) continue;

@@ -249,6 +249,16 @@ TEST_CASE(
     CHECK(large[4].kernel == "topk_list_count");
     CHECK(large[5].kernel == "topk_list_scatter");
     CHECK(large[6].kernel == "topk_list_sort.b32");
+    // Buckets (params [45], a sort workgroup each): one per 256 entries of the list's capacity (46876 here),
+    // 64 to 2048. Rows of millions keep 2048; short ones 64, not thousands of empty workgroups.
+    CHECK(largeK.value().params[45] == 256);
+    CHECK(large[6].groups == 256);
+    CHECK(large[3].groups == 256 / 16);
+    CHECK(core::planTopK(topk({1, 16777216}, 1, 65536), limits()).value().params[45] == 2048);
+    auto fewBuckets = core::planTopK(topk({3, 20011}, 1, 1500), limits());
+    REQUIRE(fewBuckets.ok());
+    CHECK(fewBuckets.value().params[45] == 64);
+    CHECK(fewBuckets.value().dispatches.back().groups == 3 * 64);
     // Nearer the whole row: tiles and merges over the row.
     CHECK(core::planTopK(topk({1, 100000}, 1, 20000), limits()).value().dispatches.front().kernel ==
           "topk_tile.f32");

@@ -20,7 +20,7 @@
 //
 // Params: the selection's (topk_select_params.glsl), then [43] the most entries a sort workgroup ranks in
 // shared memory (LIST_SLOTS; tests plan fewer, to reach the in-place sort), [45] B, buckets per row (a power
-// of 2 from 64 to LIST_BUCKETS; tests plan fewer, for larger buckets).
+// of 2 from 64 to LIST_BUCKETS, one per 256 entries of the capacity; tests plan others).
 // Scratch per row: the splitters (B entries), the bucket ids (C words), the bucketed list (C entries) and the
 // buckets' starts (B words), C the list capacity (SELECT_CAPACITY); zeroed scratch: the counts, then the
 // cursors (B words each).
