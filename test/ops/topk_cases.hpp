@@ -91,7 +91,7 @@ inline void fillData(rt::HostTensor& input, std::mt19937& rng, Data how) {
                                    : rt::Fill::Ties);
     if (how == Data::AllEqual || how == Data::TwoValued) {
         const uint64_t a = input.bits(0), b = input.bits(1);
-        for (uint64_t i = 0; i < input.count(); ++i)
+        for (uint64_t i = 0, n = input.count(); i < n; ++i)
             input.setBits(i, how == Data::AllEqual || (rng() & 1) ? a : b);
     }
     if (how == Data::Narrow) {
@@ -99,7 +99,7 @@ inline void fillData(rt::HostTensor& input, std::mt19937& rng, Data how) {
                               : type == DataType::Float16 ? 0x3C00u     // 1.0
                                                           : 0x20u;
         const uint32_t span = elementSize(type) == 1 ? 50 : 700;
-        for (uint64_t i = 0; i < input.count(); ++i) input.setBits(i, base + rng() % span);
+        for (uint64_t i = 0, n = input.count(); i < n; ++i) input.setBits(i, base + rng() % span);
     }
 }
 

@@ -241,6 +241,25 @@ std::vector<std::vector<uint64_t>> scatterTargets(const ripple::ScatterElementsD
     return by;
 }
 
+namespace {
+
+// A key whose unsigned order is compareValues' order: floats by value with -0.0 == +0.0 and every NaN equal
+// and above +infinity; signed integers with the sign bit flipped.
+uint64_t orderKey(ripple::DataType t, uint64_t b) {
+    if (isFloat(t)) {
+        const double x = floatValue(t, b);
+        if (std::isnan(x)) return ~0ull;
+        uint64_t u;
+        const double y = x == 0 ? 0.0 : x; // -0.0 -> +0.0
+        std::memcpy(&u, &y, 8);
+        return u >> 63 ? ~u : u | (1ull << 63);
+    }
+    if (isSigned(t)) return static_cast<uint64_t>(signedValue(t, b)) ^ (1ull << 63);
+    return b;
+}
+
+} // namespace
+
 void referenceTopK(const ripple::TopKDesc& desc, const HostTensor& input, std::vector<uint8_t>& values,
                    std::vector<uint8_t>& indices) {
     const auto& sizes = input.desc.Sizes;
@@ -254,20 +273,22 @@ void referenceTopK(const ripple::TopKDesc& desc, const HostTensor& input, std::v
     values.assign(ripple::calcBufferTensorSize(desc.OutputValueTensor), 0);
     indices.assign(ripple::calcBufferTensorSize(desc.OutputIndexTensor), 0);
     const bool decreasing = desc.AxisDirection == ripple::AxisDirection::Decreasing;
-    std::vector<uint32_t> order(n);
+    // (order key, index) pairs, the key inverted when decreasing: their order is the stable sort's (ties
+    // keep ascending index), and only the first K need sorting.
+    std::vector<std::pair<uint64_t, uint32_t>> order(n);
     std::vector<uint64_t> row(n);
     for (uint64_t o = 0; o < outer; ++o) {
         for (uint64_t i = 0; i < inner; ++i) {
-            for (uint32_t j = 0; j < n; ++j) row[j] = input.bits((o * n + j) * inner + i);
-            std::iota(order.begin(), order.end(), 0u);
-            std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-                int c = compareValues(t, row[a], row[b]);
-                return decreasing ? c > 0 : c < 0; // stable: ties keep ascending index
-            });
+            for (uint32_t j = 0; j < n; ++j) {
+                row[j] = input.bits((o * n + j) * inner + i);
+                const uint64_t key = orderKey(t, row[j]);
+                order[j] = {decreasing ? ~key : key, j};
+            }
+            std::partial_sort(order.begin(), order.begin() + K, order.end());
             for (uint32_t k = 0; k < K; ++k) {
                 uint64_t pos = (o * K + k) * inner + i;
-                putBits(values, pos, vsize, row[order[k]]);
-                putBits(indices, pos, isize, order[k]);
+                putBits(values, pos, vsize, row[order[k].second]);
+                putBits(indices, pos, isize, order[k].second);
             }
         }
     }
