@@ -9,7 +9,8 @@
 #      FUZZ_SECONDS (default 60) from its seed
 #      corpus in test/fuzz/corpus (new inputs go to a scratch folder; a crash's input is printed and kept in
 #      build-sanitize/fuzz-crashes for adding to the corpus).
-#   3. TSan build: the recorder tests, recorders on several threads at once included.
+#   3. TSan build (built during step 1's tests, in the cores they leave idle): the recorder tests, recorders
+#      on several threads at once included.
 # Needs the packages of tools/quickstart.sh; installs clang, its sanitizer runtimes and llvm (as root or
 # with sudo) when missing.
 set -euo pipefail
@@ -75,13 +76,27 @@ cmake --build build-sanitize --target ripple-unit-tests ripple-ops-tests ripple-
 step "1. ASan + UBSan + LSan: unit, device, recorder, fault injection, kept recordings, scatter tests; conformance; ripple-run"
 # Two streams at once, one per core; each one's output is shown when both are done.
 stream() { # stream NAME COMMAND...: runs the commands (separated by ";;") into build-sanitize/asan-NAME.log
-    local name=$1 cmd=()
+    local name=$1 cmd=() start=$SECONDS
     shift
     for arg in "$@" ";;"; do
         if [[ $arg == ";;" ]]; then "${cmd[@]}" >>"build-sanitize/asan-$name.log" 2>&1 || return; cmd=(); else cmd+=("$arg"); fi
     done
+    echo "(stream $name: $((SECONDS - start)) s)" >>"build-sanitize/asan-$name.log"
 }
 rm -f build-sanitize/asan-*.log
+# Meanwhile step 3's build, at the lowest priority: it takes what the test streams and the serial steps after
+# them leave of the cores (the job kept its 2 cores 76% busy when it ran alone after them). It is done before
+# the fuzzers start, whose time is the wall clock's.
+tsan_build() {
+    local start=$SECONDS
+    CC=clang CXX=clang++ cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIPPLE_BUILD_BENCH=OFF \
+        -DRIPPLE_BUILD_SAMPLES=OFF "-DRIPPLE_OPS_TEST_FILES=$tsan_files" "-DRIPPLE_EMBED_EXECUTABLE=$embed" \
+        "-DCMAKE_C_FLAGS=-fsanitize=thread" "-DCMAKE_CXX_FLAGS=-fsanitize=thread" >/dev/null
+    nice -n 19 cmake --build build-tsan --target ripple-ops-tests
+    echo "(TSan build: $((SECONDS - start)) s, beside step 1's tests)"
+}
+tsan_build >build-sanitize/tsan-build.log 2>&1 &
+tsan_pid=$!
 stream a build-sanitize/test/ripple-unit-tests ";;" build-sanitize/test/ripple-ops-tests "$(spec "$asan_tags_a")" &
 a=$!
 stream b build-sanitize/test/ripple-ops-tests "$(spec "$asan_tags_b")" ";;" \
@@ -91,7 +106,7 @@ rc=0
 wait $a || rc=1
 wait $b || rc=1
 cat build-sanitize/asan-a.log build-sanitize/asan-b.log
-((rc == 0)) || { echo "sanitizers: an ASan/UBSan test run failed (its output above)"; exit 1; }
+((rc == 0)) || { kill $tsan_pid 2>/dev/null; echo "sanitizers: an ASan/UBSan test run failed (its output above)"; exit 1; }
 # ripple-run is not the test runner: lavapipe is preloaded to stay resident (it defines only vk_icd* entry
 # points, so nothing is interposed), and the validation layer (tested in the main job) is left off.
 run=build-sanitize/samples/ripple-run/ripple-run
@@ -101,6 +116,11 @@ export LD_PRELOAD=$lib/libvulkan_lvp.so
 /usr/bin/python3 test/conformance/cli_errors.py $run
 /usr/bin/python3 test/conformance/cli_hostile.py $run 250 18
 unset LD_PRELOAD
+
+tsan_ok=1
+wait $tsan_pid || tsan_ok=0
+tail -n 2 build-sanitize/tsan-build.log
+((tsan_ok)) || { cat build-sanitize/tsan-build.log; echo "sanitizers: the TSan build failed"; exit 1; }
 
 step "2. libFuzzer, ${FUZZ_SECONDS} s per target, two at a time (one per core)"
 crashes=$root/build-sanitize/fuzz-crashes
@@ -129,11 +149,7 @@ for pair in "npy validation" "kernel-source cache"; do
     done
 done
 
-step "3. TSan build: the recorder and kept-recording tests, on several threads"
-CC=clang CXX=clang++ cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIPPLE_BUILD_BENCH=OFF \
-    -DRIPPLE_BUILD_SAMPLES=OFF "-DRIPPLE_OPS_TEST_FILES=$tsan_files" "-DRIPPLE_EMBED_EXECUTABLE=$embed" \
-    "-DCMAKE_C_FLAGS=-fsanitize=thread" "-DCMAKE_CXX_FLAGS=-fsanitize=thread" >/dev/null
-cmake --build build-tsan --target ripple-ops-tests
+step "3. TSan (built during step 1): the recorder and kept-recording tests, on several threads"
 TSAN_OPTIONS="suppressions=$root/test/sanitizers/tsan.supp halt_on_error=1 second_deadlock_stack=1" \
     build-tsan/test/ripple-ops-tests "$(spec "$tsan_tags")"
 step "done"
