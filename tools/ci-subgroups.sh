@@ -3,9 +3,8 @@
 # CI job "every subgroup size" (issue 40), on an existing build (default: build/, as tools/quickstart.sh makes
 # it). lavapipe's subgroup size follows LP_NATIVE_VECTOR_WIDTH / 32; at 1024 and 2048 it runs 16-lane subgroups
 # while claiming full ones of 32 and 64, which ripple's probe catches (its portable kernels run there).
-#   1. At widths 128, 512, 1024 and 2048 (subgroups of 4, 16, 32, 64; 256 is the default suite's 8), two
-#      widths at a time: the
-#      operator tests tagged [subgroups] (TopK's reference, rank, lane, row, chunk and sampled-selection
+#   1. At widths 128, 512, 1024 and 2048 (subgroups of 4, 16, 32, 64; 256 is the default suite's 8), in a
+#      queue of tasks run two at a time: the operator tests tagged [subgroups] (TopK's reference, rank, lane, row, chunk and sampled-selection
 #      paths, the deterministic sort, the probe; the chunk test, [long], only where the fast kernels run),
 #      the conformance cases in both scatter modes, and 60 random cases through ripple-run
 #      (test/conformance/random_cases.py, seeded by the width; rows to 160,000, K to over 1024).
@@ -30,30 +29,33 @@ step() { # runs a step: its last lines and cost, or all it printed when it fails
     return "$rc"
 }
 
-widths() { # widths W...: each width's steps in turn
-    local width tests
-    for width in "$@"; do
-        export LP_NATIVE_VECTOR_WIDTH=$width
-        echo "=== LP_NATIVE_VECTOR_WIDTH=$width (subgroup size $((width / 32)))"
-        tests="[subgroups]"
-        if ((width > 512)); then tests="[subgroups]~[long]"; fi
-        RIPPLE_VALIDATION=1 step "$ops" "$tests" || return
+task() { # task WIDTH WHAT: a width's operator tests (ops), its chunk test (long) or its ripple-run cases
+    local width=$1 what=$2
+    export LP_NATIVE_VECTOR_WIDTH=$width
+    echo "=== LP_NATIVE_VECTOR_WIDTH=$width (subgroup size $((width / 32))): $what"
+    case $what in
+    ops) RIPPLE_VALIDATION=1 step "$ops" "[subgroups]~[long]" ;;
+    long) RIPPLE_VALIDATION=1 step "$ops" "[subgroups][long]" ;;
+    cases)
         RIPPLE_VALIDATION=1 step $py test/conformance/run_cases.py "$run" test/data/conformance || return
         step $py test/conformance/run_cases.py "$run" test/data/conformance scatter --deterministic || return
-        RIPPLE_VALIDATION=1 step $py test/conformance/random_cases.py "$run" --count 60 --seed "$width" --jobs 2 || return
-    done
+        RIPPLE_VALIDATION=1 step $py test/conformance/random_cases.py "$run" --count 60 --seed "$width" --jobs 2
+        ;;
+    esac
 }
-# Two streams of widths at once: the operator tests keep about one core busy, so two fill the machine. Each
-# stream's output is shown when both are done.
-a=$(mktemp) b=$(mktemp)
-(log=$(mktemp); widths 128 2048) >"$a" 2>&1 &
-pa=$!
-(log=$(mktemp); widths 512 1024) >"$b" 2>&1 &
-pb=$!
+if [[ ${2:-} == --task ]]; then # one task of the queue below, run by xargs
+    task "$3" "$4" >"$build/subgroups-$3-$4.log" 2>&1
+    exit
+fi
+# The widths' tasks, longest first (a cold run's order), two at a time: the operator tests keep about one
+# core busy, so two fill the machine, and a queue keeps both busy to its end (two fixed streams of widths
+# ended 90 s apart). Each task's output is shown when all are done. The chunk test ([long]) runs only where
+# the fast kernels run.
+tasks=("512 ops" "128 ops" "2048 ops" "1024 ops" "512 long" "128 long" "512 cases" "2048 cases" "128 cases"
+    "1024 cases")
 rc=0
-wait $pa || rc=1
-wait $pb || rc=1
-cat "$a" "$b"
+printf '%s\n' "${tasks[@]}" | xargs -P 2 -L 1 bash "$PWD/tools/ci-subgroups.sh" "$build" --task || rc=1
+for t in "${tasks[@]}"; do cat "$build/subgroups-${t/ /-}.log"; done
 ((rc == 0)) || { echo "ci-subgroups: a width's step failed (its output above)"; exit 1; }
 unset LP_NATIVE_VECTOR_WIDTH
 
