@@ -4,8 +4,9 @@
 # it). lavapipe's subgroup size follows LP_NATIVE_VECTOR_WIDTH / 32; at 1024 and 2048 it runs 16-lane subgroups
 # while claiming full ones of 32 and 64, which ripple's probe catches (its portable kernels run there).
 #   1. At widths 128, 512, 1024 and 2048 (subgroups of 4, 16, 32, 64; 256 is the default suite's 8), in a
-#      queue of tasks run two at a time: the operator tests tagged [subgroups] (TopK's reference, rank, lane, row, chunk and sampled-selection
-#      paths, the deterministic sort, the probe; the chunk test, [long], only where the fast kernels run),
+#      queue of tasks run two at a time: the operator tests tagged [subgroups] (TopK's reference, rank,
+#      lane, row, chunk and sampled-selection paths, the deterministic sort, the probe; the chunk test,
+#      [long], only where the fast kernels run),
 #      the conformance cases in both scatter modes, and 60 random cases through ripple-run
 #      (test/conformance/random_cases.py, seeded by the width; rows to 160,000, K to over 1024).
 #   2. Under each emulated profile (DeviceOptions::profile) at the width of its subgroup size: 30 random
