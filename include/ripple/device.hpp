@@ -169,6 +169,13 @@ struct DeviceOptions {
     /// (KernelSource::PackedDxbc); one built without it is compiled at Device::compile whatever this says.
     /// Vulkan ignores it.
     bool compileHlslAtRunTime = false;
+    /// The most workgroups (x * y * z) one dispatch of a user kernel may launch (KernelDispatch), at least
+    /// 1. Direct group counts above it are refused when recorded (InvalidArgument); group counts an
+    /// indirect dispatch reads on the GPU above it, or above the device's maxComputeWorkGroupCount in any
+    /// dimension, launch nothing, and are reported (Device::reports, Device::refusedDispatchCount). The
+    /// default, 4,194,304 (2^22: 65,536 workgroups of 64 times 64), keeps a runaway count far from a
+    /// driver's timeout (2 s on Windows, after which the device is reset); raise it for larger grids.
+    uint64_t maxDispatchWorkgroups = 1ull << 22;
 };
 
 /// Lists the adapters of a backend.
@@ -262,12 +269,31 @@ class RIPPLE_API Device {
     /// @return InvalidArgument for an empty buffer or one of another Device.
     Status setLabel(const Buffer& buffer, const std::string& label);
     /// Copies `size` bytes from host memory `data` into `buffer` at byte `offset`, and waits until done.
+    ///
+    /// What it waits for: the submissions of this Device that use `buffer` (it is written only once they
+    /// have completed), never others, gated on an engine's semaphore or not. Where the host can map the
+    /// buffer's memory (lavapipe, most integrated and mobile GPUs) it copies on the host; else through a
+    /// staging buffer on a second queue of ripple's family, which Device::create takes where the family
+    /// has one (NVIDIA, AMD). On an adopted device (interop), on a family with one queue, and on D3D12 for
+    /// now, that copy goes on ripple's queue behind everything submitted before it: a submission waiting
+    /// on an engine's semaphore or fence holds it back, and it returns Timeout after `timeoutNs` (the copy
+    /// then stays queued and lands after that submission). Work recorded into an engine's command buffer
+    /// (interop::recordInto) is the engine's to complete first.
+    /// @param timeoutNs nanoseconds to wait at most (default: 10 minutes)
     /// @return InvalidArgument (empty or foreign buffer, range outside it, null `data` with size > 0),
-    /// OutOfMemory (staging), DeviceLost.
-    Status upload(Buffer& buffer, uint64_t offset, const void* data, uint64_t size);
+    /// Timeout (naming what it waited for), OutOfMemory (staging), DeviceLost.
+    /// Thread safety: any thread.
+    Status upload(Buffer& buffer, uint64_t offset, const void* data, uint64_t size,
+                  uint64_t timeoutNs = 600'000'000'000ull);
     /// Copies `size` bytes of `buffer` from byte `offset` into host memory `data`, and waits until done.
+    /// Waits as upload() does (the host reads mapped memory only where it is cached).
     /// @return as upload().
-    Status download(const Buffer& buffer, uint64_t offset, void* data, uint64_t size);
+    Status download(const Buffer& buffer, uint64_t offset, void* data, uint64_t size,
+                    uint64_t timeoutNs = 600'000'000'000ull);
+    /// @return how many indirect dispatches launched nothing because the group counts they read broke
+    /// DeviceOptions::maxDispatchWorkgroups or maxComputeWorkGroupCount, counted as their submissions'
+    /// reports are made (wait, isComplete); 0 for an empty Device. Thread safety: any thread.
+    uint64_t refusedDispatchCount() const;
 
     /// Validates a ScatterND desc and plans its kernels for this device.
     /// @return the operator; InvalidArgument naming the tensor, field and rule broken; Unsupported naming
@@ -319,14 +345,18 @@ class RIPPLE_API Device {
     ///         (wait for that ticket first), or when a buffer it binds was released; DeviceLost.
     Result<Ticket> submit(Recording& recording);
     /// Waits for `ticket` up to `timeoutNs` nanoseconds (default: 10 minutes): polls for up to
-    /// DeviceOptions::waitPollMicroseconds, then blocks.
+    /// DeviceOptions::waitPollMicroseconds, then blocks. A submission made with an engine's timeline
+    /// semaphores or D3D12 fences to signal (interop::submit) is complete only once each of them reads as
+    /// reached on the host too (a queue orders no signal of one submission before another); a binary
+    /// semaphore cannot be read from the host and is not waited for. Delivers the readbacks of every
+    /// submission completed up to `ticket`.
     /// @return once complete, the first non-Ok status among the submission's operators (e.g.
     /// IndexOutOfRange naming it), else Ok; Timeout if it has not completed by then (the work goes on: wait
     /// again); DeviceLost if the device was lost (and from every later call); InvalidArgument at once for a
     /// ticket this Device's submit never returned (0, or later than the latest).
     Status wait(Ticket ticket, uint64_t timeoutNs = 600'000'000'000ull);
-    /// @return whether `ticket` has completed, without waiting; DeviceLost; InvalidArgument for a ticket
-    /// never issued, as wait().
+    /// @return whether `ticket` has completed (as wait() counts completion), without waiting, delivering
+    /// the readbacks of what completed; DeviceLost; InvalidArgument for a ticket never issued, as wait().
     Result<bool> isComplete(Ticket ticket);
     /// @return each operator's report of a completed submission, in recording order; InvalidArgument if the
     /// ticket is unknown, not complete, or older than the last 256 submissions (which are kept).

@@ -74,7 +74,9 @@ struct KernelDesc {
 
 /// One dispatch of a compiled Kernel (CommandRecorder::record).
 struct KernelDispatch {
-    uint32_t GroupCount[3] = {1, 1, 1}; ///< workgroups in x, y, z: each within the device's limit
+    /// workgroups in x, y, z: each within the device's limit, x * y * z within
+    /// DeviceOptions::maxDispatchWorkgroups
+    uint32_t GroupCount[3] = {1, 1, 1};
     /// One per binding in KernelSource::Bindings order; Size 0 binds from Offset to the buffer's end.
     struct Binding {
         const ripple::Buffer* Buffer = nullptr; ///< not owned; kept alive until the submission completes
@@ -88,8 +90,9 @@ struct KernelDispatch {
     std::string Label; ///< names the dispatch in RenderDoc and Device::reports; empty: the kernel's name
     /// Indirect dispatch (ripple's addition, docs/FRAME_LOOP.md): when set, the group counts are read on the
     /// GPU when the dispatch runs, three uint32 (x, y, z) at IndirectOffset, and GroupCount is ignored.
-    /// ripple first copies them, each clamped to the device's maxComputeWorkGroupCount; a clamp makes the
-    /// dispatch's report InvalidArgument (the clamped dispatch still runs). A count of 0 dispatches nothing.
+    /// ripple first copies them; counts over the device's maxComputeWorkGroupCount in a dimension, or over
+    /// DeviceOptions::maxDispatchWorkgroups in total (x * y * z), launch nothing and make the dispatch's
+    /// report InvalidArgument (and count in Device::refusedDispatchCount). A count of 0 dispatches nothing.
     /// The recorder orders the dispatch after earlier writes to those 12 bytes, as for a binding.
     const ripple::Buffer* IndirectBuffer = nullptr;
     uint64_t IndirectOffset = 0; ///< bytes into IndirectBuffer; a multiple of 4

@@ -22,7 +22,7 @@ class Operator;
 namespace detail {
 struct ImplAccess;
 struct RecorderImpl;
-}
+} // namespace detail
 /// @endcond
 
 /// A submission's place in its device's timeline (on Vulkan, a timeline-semaphore value, or on a device
@@ -114,13 +114,18 @@ class RIPPLE_API CommandRecorder {
     /// @param size bytes; the range must lie within `destination`
     /// @return InvalidArgument for a null `data`, or a range outside the buffer; OutOfMemory for staging.
     Status upload(const Buffer& destination, uint64_t offset, const void* data, uint64_t size);
-    /// Copies `size` bytes of `source` at `offset` to host memory `data` when the submission runs. `data` is
-    /// written when Device::wait or Device::isComplete first sees the ticket complete, and must stay valid
-    /// until then.
+    /// Copies `size` bytes of `source` at `offset` to host memory `data` when the submission runs. `data`
+    /// must stay valid until the bytes land.
     /// @param source a buffer of this device
     /// @param offset byte offset in `source`
     /// @param data host memory receiving `size` bytes, not null when size > 0
     /// @param size bytes; the range must lie within `source`
+    /// The bytes land in `data` when ripple sees the submission complete, on the thread that sees it:
+    /// Device::wait or isComplete of its ticket or a later one, or, after an engine saw completion through
+    /// its own semaphore or fence, the next call of Device::createBuffer, upload, download, compile,
+    /// execute, createRecorder, submit or finishRecording. Read `data` only after one of those. ~Device
+    /// delivers them once the work completes, and logs a warning for any it has to drop (a lost device,
+    /// work recorded into an engine's command buffer and never completed with interop::completeRecording).
     /// @return InvalidArgument for a null `data`, or a range outside the buffer; OutOfMemory for staging.
     Status readback(const Buffer& source, uint64_t offset, void* data, uint64_t size);
     /// Sets `size` bytes of `destination` from `offset` to the 32-bit `value`, repeated.

@@ -36,8 +36,14 @@ class [[nodiscard]] Status {
   public:
     /// An Ok status.
     Status() = default;
-    /// A status with `code` and `message` (one line naming the argument and the rule).
-    Status(StatusCode code, std::string message) : code_(code), message_(std::move(message)) {}
+    /// A status with `code` and `message` (one line naming the argument and the rule). A message longer
+    /// than kMaxMessageBytes (a user's string echoed whole, say) keeps its first bytes, cut on a UTF-8
+    /// boundary, and ends with " [... N bytes cut]".
+    Status(StatusCode code, std::string message) : code_(code), message_(std::move(message)) {
+        if (message_.size() > kMaxMessageBytes) cut();
+    }
+    /// The longest message a Status keeps, in bytes (its mark of what was cut included).
+    static constexpr size_t kMaxMessageBytes = 1024;
 
     /// @return whether the code is StatusCode::Ok.
     bool ok() const { return code_ == StatusCode::Ok; }
@@ -49,6 +55,13 @@ class [[nodiscard]] Status {
     const std::string& message() const { return message_; }
 
   private:
+    void cut() {
+        size_t keep = kMaxMessageBytes - 40; // room for the mark
+        while (keep > 0 && (static_cast<unsigned char>(message_[keep]) & 0xC0) == 0x80) --keep;
+        const std::string mark = " [... " + std::to_string(message_.size() - keep) + " bytes cut]";
+        message_.resize(keep);
+        message_ += mark;
+    }
     StatusCode code_ = StatusCode::Ok;
     std::string message_;
 };

@@ -59,32 +59,47 @@ Result<std::unique_ptr<D3D12Buffer>> staging(ID3D12Device* device, uint64_t size
 }
 } // namespace
 
-Status D3D12Device::upload(detail::BackendBuffer& buffer, uint64_t offset, const void* data, uint64_t size) {
-    if (size == 0) return {};
-    if (Status s = allocationFault("CreateCommittedResource (staging)"); !s) return s;
-    auto stage = staging(device_, size, true);
-    if (!stage) return stage.status();
-    std::memcpy(stage.value()->mapped, data, size);
+Status D3D12Device::stagedCopy(std::unique_ptr<detail::BackendBuffer>& stage,
+                               const detail::BufferRange& source, const detail::BufferRange& destination,
+                               uint64_t timeoutNs) {
     auto list = beginCommands(0);
     if (!list) return list.status();
-    list.value()->copy({stage.value().get(), 0, size}, {&buffer, offset, size});
+    list.value()->copy(source, destination);
     auto ticket = submit(std::move(list.value()));
     if (!ticket) return ticket.status();
-    return wait(ticket.value(), UINT64_MAX);
+    Status s = wait(ticket.value(), timeoutNs);
+    if (s.code() == StatusCode::Timeout) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        abandoned_.emplace_back(ticket.value(), std::move(stage));
+        return Status(StatusCode::Timeout,
+                      "the copy is queued behind earlier submissions that have not completed (one waiting on "
+                      "an engine's fence completes only once it is signalled); it runs after them");
+    }
+    return s;
 }
 
-Status D3D12Device::download(detail::BackendBuffer& buffer, uint64_t offset, void* data, uint64_t size) {
+Status D3D12Device::upload(detail::BackendBuffer& buffer, uint64_t offset, const void* data, uint64_t size,
+                           uint64_t timeoutNs) {
     if (size == 0) return {};
     if (Status s = allocationFault("CreateCommittedResource (staging)"); !s) return s;
-    auto stage = staging(device_, size, false);
-    if (!stage) return stage.status();
-    auto list = beginCommands(0);
-    if (!list) return list.status();
-    list.value()->copy({&buffer, offset, size}, {stage.value().get(), 0, size});
-    auto ticket = submit(std::move(list.value()));
-    if (!ticket) return ticket.status();
-    if (Status s = wait(ticket.value(), UINT64_MAX); !s) return s;
-    std::memcpy(data, stage.value()->mapped, size);
+    auto made = staging(device_, size, true);
+    if (!made) return made.status();
+    std::memcpy(made.value()->mapped, data, size);
+    std::unique_ptr<detail::BackendBuffer> stage = std::move(made.value());
+    detail::BackendBuffer* from = stage.get();
+    return stagedCopy(stage, {from, 0, size}, {&buffer, offset, size}, timeoutNs);
+}
+
+Status D3D12Device::download(detail::BackendBuffer& buffer, uint64_t offset, void* data, uint64_t size,
+                             uint64_t timeoutNs) {
+    if (size == 0) return {};
+    if (Status s = allocationFault("CreateCommittedResource (staging)"); !s) return s;
+    auto made = staging(device_, size, false);
+    if (!made) return made.status();
+    std::unique_ptr<detail::BackendBuffer> stage = std::move(made.value());
+    detail::BackendBuffer* to = stage.get();
+    if (Status s = stagedCopy(stage, {&buffer, offset, size}, {to, 0, size}, timeoutNs); !s) return s;
+    std::memcpy(data, to->mapped, size);
     return {};
 }
 

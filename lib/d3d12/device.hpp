@@ -72,8 +72,12 @@ class D3D12Device : public detail::BackendDevice {
     uint32_t validationMessages() const override { return 0; }
     void log(LogLevel level, const std::string& message) const override;
     Result<std::unique_ptr<detail::BackendBuffer>> createBuffer(uint64_t size, bool hostVisible) override;
-    Status upload(detail::BackendBuffer& buffer, uint64_t offset, const void* data, uint64_t size) override;
-    Status download(detail::BackendBuffer& buffer, uint64_t offset, void* data, uint64_t size) override;
+    // Through a staging buffer on the queue, behind everything submitted before (a submission waiting on an
+    // engine's fence too): Timeout after `timeoutNs`, the copy still queued (its staging kept until then).
+    Status upload(detail::BackendBuffer& buffer, uint64_t offset, const void* data, uint64_t size,
+                  uint64_t timeoutNs) override;
+    Status download(detail::BackendBuffer& buffer, uint64_t offset, void* data, uint64_t size,
+                    uint64_t timeoutNs) override;
     // The bytecode of every pipeline made, for DeviceOptions::pipelineCacheData next time (D3D12 has no
     // driver pipeline cache to share; the bytecode is what takes time to compile).
     Result<std::vector<uint8_t>> pipelineCacheData() override;
@@ -90,7 +94,10 @@ class D3D12Device : public detail::BackendDevice {
                                      const detail::ExternalSync* sync = nullptr) override;
     void returnKept(ListSlot slot); // a destroyed recording's slot, none of its executions in flight
     Status wait(uint64_t ticket, uint64_t timeoutNs) override;
-    Result<bool> isComplete(uint64_t ticket) override;
+    Result<bool> isComplete(uint64_t ticket, bool poll = true) override;
+    // The engine's fences are signalled before ripple's own, in queue order (execute()).
+    Result<bool> signalsReached(const std::vector<detail::ExternalSync::Signal>& signals) override;
+    Status waitSignals(const std::vector<detail::ExternalSync::Signal>& signals, uint64_t timeoutNs) override;
     std::vector<uint64_t> timestamps(uint64_t ticket) override;
 
     // Tests on Linux, where nothing compiles HLSL to DXBC: bytecode for a kernel, by name.
@@ -132,6 +139,11 @@ class D3D12Device : public detail::BackendDevice {
     std::map<std::string, std::vector<uint8_t>> bytecodeCache_; // loaded from, and saved to, cache data
     void loadCache(const std::vector<uint8_t>& data);
     std::deque<std::pair<uint64_t, ListSlot>> inFlight_;
+    // Staging of uploads and downloads that timed out, until their copy's ticket retires.
+    std::deque<std::pair<uint64_t, std::unique_ptr<detail::BackendBuffer>>> abandoned_;
+    // Submits a copy between staging and a buffer and waits; on Timeout, `stage` is kept until it ran.
+    Status stagedCopy(std::unique_ptr<detail::BackendBuffer>& stage, const detail::BufferRange& source,
+                      const detail::BufferRange& destination, uint64_t timeoutNs);
     std::vector<ListSlot> freeSlots_;
     std::atomic<bool> lost_{false};
     std::function<void()> lockQueue_, unlockQueue_;

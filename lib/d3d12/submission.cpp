@@ -234,6 +234,7 @@ Status D3D12Device::retire() {
     // Complete only once retired: a ticket the fence passed after this read keeps its timestamps for the
     // next.
     retired_ = std::max(retired_, done);
+    while (!abandoned_.empty() && abandoned_.front().first <= done) abandoned_.pop_front();
     while (!inFlight_.empty() && inFlight_.front().first <= done) {
         ListSlot& slot = inFlight_.front().second;
         if (slot.queriesUsed) {
@@ -281,15 +282,38 @@ Status D3D12Device::wait(uint64_t ticket, uint64_t timeoutNs) {
     }
 }
 
-Result<bool> D3D12Device::isComplete(uint64_t ticket) {
+Result<bool> D3D12Device::isComplete(uint64_t ticket, bool poll) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (lost_) return Status(StatusCode::DeviceLost, "the device was lost");
-    if (StatusCode f = takeFault(detail::FaultPoint::Wait); f != StatusCode::Ok) { // a poll, as wait()
+    if (StatusCode f = poll ? takeFault(detail::FaultPoint::Wait) : StatusCode::Ok; f != StatusCode::Ok) {
         if (f == StatusCode::DeviceLost) loseInjected();
         return injected(f, "isComplete");
     }
     if (Status s = retire(); !s) return s;
     return retired_ >= ticket;
+}
+
+Result<bool> D3D12Device::signalsReached(const std::vector<detail::ExternalSync::Signal>& signals) {
+    for (const auto& s : signals)
+        if (reinterpret_cast<ID3D12Fence*>(static_cast<uintptr_t>(s.handle))->GetCompletedValue() < s.value)
+            return false;
+    return true;
+}
+
+Status D3D12Device::waitSignals(const std::vector<detail::ExternalSync::Signal>& signals,
+                                uint64_t timeoutNs) {
+    const auto start = std::chrono::steady_clock::now();
+    for (;;) {
+        auto reached = signalsReached(signals);
+        if (!reached || reached.value()) return reached.status();
+        const auto waited = std::chrono::steady_clock::now() - start;
+        if (static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(waited).count()) >=
+            timeoutNs)
+            return Status(StatusCode::Timeout, "the engine's fences the submission signals did not reach "
+                                               "their values within " +
+                                                   std::to_string(timeoutNs / 1000000) + " ms");
+        std::this_thread::sleep_for(std::chrono::microseconds(20));
+    }
 }
 
 void D3D12Device::drainFence() {

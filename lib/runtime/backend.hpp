@@ -90,8 +90,12 @@ class BackendDevice {
 
     // hostVisible: mapped, coherent memory that kernels may also bind (status words, staging).
     virtual Result<std::unique_ptr<BackendBuffer>> createBuffer(uint64_t size, bool hostVisible = false) = 0;
-    virtual Status upload(BackendBuffer& buffer, uint64_t offset, const void* data, uint64_t size) = 0;
-    virtual Status download(BackendBuffer& buffer, uint64_t offset, void* data, uint64_t size) = 0;
+    // Copies between the host and a buffer that no submission in flight uses (the runtime waited for
+    // those), waiting for no other submission where the back-end can: Timeout once `timeoutNs` passes.
+    virtual Status upload(BackendBuffer& buffer, uint64_t offset, const void* data, uint64_t size,
+                          uint64_t timeoutNs) = 0;
+    virtual Status download(BackendBuffer& buffer, uint64_t offset, void* data, uint64_t size,
+                            uint64_t timeoutNs) = 0;
     virtual Result<std::vector<uint8_t>> pipelineCacheData() = 0;
     // Driver memory allocations live now, and how many were ever made (tests: sub-allocation).
     struct MemoryCounts {
@@ -125,7 +129,14 @@ class BackendDevice {
     }
     // Waits until `ticket` completes or `timeoutNs` passes (Timeout); DeviceLost if the device was lost.
     virtual Status wait(uint64_t ticket, uint64_t timeoutNs) = 0;
-    virtual Result<bool> isComplete(uint64_t ticket) = 0;
+    // `poll`: a caller's poll, where a test's injected Wait fault applies; false for the runtime's own
+    // look at completed work (DeviceImpl::settle).
+    virtual Result<bool> isComplete(uint64_t ticket, bool poll = true) = 0;
+    // An engine's timeline semaphores or fences that a completed submission signalled (ExternalSync's
+    // signals; a binary semaphore, value 0, cannot be read and is skipped): whether each reads as reached on
+    // the host, and a wait until they do (Timeout). A queue's signals within one submission are unordered.
+    virtual Result<bool> signalsReached(const std::vector<ExternalSync::Signal>& signals) = 0;
+    virtual Status waitSignals(const std::vector<ExternalSync::Signal>& signals, uint64_t timeoutNs) = 0;
     // After `ticket` completed: its command list's timestamps in nanoseconds (empty if it had none).
     virtual std::vector<uint64_t> timestamps(uint64_t ticket) = 0;
 

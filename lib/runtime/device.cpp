@@ -14,124 +14,7 @@
 
 namespace ripple {
 
-namespace detail {
-
-uint32_t featureBits(const AdapterFeatures& f) {
-    using namespace kernels;
-    return (f.int64 ? FeatureInt64 : 0) | (f.int16 ? FeatureInt16 : 0) | (f.int8 ? FeatureInt8 : 0) |
-           (f.storage8 ? FeatureStorage8 : 0) | (f.storage16 ? FeatureStorage16 : 0) |
-           (f.int64Atomics ? FeatureInt64Atomics : 0) | (f.subgroups ? FeatureSubgroupBasic : 0) |
-           (f.float16 ? FeatureFloat16 : 0) | (f.float64 ? FeatureFloat64 : 0) |
-           (f.float32AtomicAdd ? FeatureFloat32AtomicAdd : 0) | (f.profiling ? FeatureProfiling : 0) |
-           (f.signedZeroInfNanPreserveFloat32 ? FeatureFloat32NanPreserve : 0) |
-           (f.subgroups && f.fullSubgroups ? FeatureFullSubgroups : 0);
-}
-
-std::string featureNames(uint32_t bits) {
-    using namespace kernels;
-    static const std::pair<uint32_t, const char*> names[] = {
-        {FeatureInt64, "shaderInt64"},
-        {FeatureInt16, "shaderInt16"},
-        {FeatureInt8, "shaderInt8"},
-        {FeatureStorage8, "storageBuffer8BitAccess"},
-        {FeatureStorage16, "storageBuffer16BitAccess"},
-        {FeatureInt64Atomics, "shaderBufferInt64Atomics"},
-        {FeatureSubgroupBasic, "subgroup operations"},
-        {FeatureFloat16, "shaderFloat16"},
-        {FeatureFloat64, "shaderFloat64"},
-        {FeatureFloat32AtomicAdd, "shaderBufferFloat32AtomicAdd"},
-        {FeatureProfiling, "shaderDeviceClock and shaderSMBuiltins"},
-        {FeatureFloat32NanPreserve, "shaderSignedZeroInfNanPreserveFloat32"},
-        {FeatureFullSubgroups, "computeFullSubgroups"}};
-    std::string out;
-    for (auto& [bit, name] : names)
-        if (bits & bit) out += (out.empty() ? "" : ", ") + std::string(name);
-    return out;
-}
-
-std::string exceededLimit(const kernels::KernelInfo& k, const AdapterFeatures& f) {
-    const uint64_t invocations = uint64_t(k.localSize[0]) * k.localSize[1] * k.localSize[2];
-    static const char* axes[] = {"x", "y", "z"};
-    for (int i = 0; i < 3; ++i)
-        if (k.localSize[i] > f.maxComputeWorkGroupSize[i])
-            return std::string("maxComputeWorkGroupSize.") + axes[i] + " (" + std::to_string(k.localSize[i]) +
-                   " > " + std::to_string(f.maxComputeWorkGroupSize[i]) + ")";
-    if (invocations > f.maxComputeWorkGroupInvocations)
-        return "maxComputeWorkGroupInvocations (" + std::to_string(invocations) + " > " +
-               std::to_string(f.maxComputeWorkGroupInvocations) + ")";
-    if (k.sharedBytes > f.maxComputeSharedMemorySize)
-        return "maxComputeSharedMemorySize (" + std::to_string(k.sharedBytes) + " bytes > " +
-               std::to_string(f.maxComputeSharedMemorySize) + ")";
-    uint32_t storageBuffers = 0;
-    for (uint32_t b = 0; b < k.bindingCount && b < kernels::kMaxKernelBindings; ++b)
-        storageBuffers += k.bindings[b].uniform ? 0 : 1;
-    if (storageBuffers > f.maxPerStageDescriptorStorageBuffers)
-        return "maxPerStageDescriptorStorageBuffers (" + std::to_string(storageBuffers) +
-               " storage buffers > " + std::to_string(f.maxPerStageDescriptorStorageBuffers) + ")";
-    // REQUIRE_FULL_SUBGROUPS needs the workgroup's x size to be a multiple of the subgroup size.
-    if ((k.features & kernels::FeatureFullSubgroups) &&
-        (f.subgroupSize == 0 || k.localSize[0] % f.subgroupSize))
-        return "full subgroups (workgroup x size " + std::to_string(k.localSize[0]) +
-               " is no multiple of subgroupSize " + std::to_string(f.subgroupSize) + ")";
-    return {};
-}
-
-// Picks the fastest variant of a dispatch's kernel that the device can run. Under the tests' HLSL round
-// trip (kernels/round_trip.hpp), the portable variants, and only those with a D3D12 form.
-} // namespace detail
-
 namespace {
-
-// *overLimit: set when the refusal is for a limit (a feature is missing otherwise).
-Result<const kernels::KernelInfo*> chooseKernel(const core::PlanDispatch& d, const detail::DeviceImpl& dev,
-                                                const char* op, bool* overLimit) {
-    *overLimit = false;
-    std::vector<std::string> candidates;
-    // Some fast variants are one a key width where the portable ones are one a type (fastKernel).
-    const std::string fast = (d.fastKernel.empty() ? d.kernel : d.fastKernel) + ".fast";
-    if (!d.hasModes) {
-        candidates = {d.kernel};
-    } else if (dev.options.kernels == KernelPreference::Portable || dev.roundTrip) {
-        candidates = {d.kernel + ".portable", fast}; // some classes have only one variant
-    } else {
-        candidates = {fast, d.kernel + ".portable"};
-    }
-    // Last, the small-device form (cmake/RippleKernels.cmake, SMALL): Vulkan's minimum limits, taken only
-    // where the others exceed the device's. It has no D3D12 form.
-    if (!dev.roundTrip) candidates.push_back((d.hasModes ? d.kernel + ".portable" : d.kernel) + ".small");
-    const AdapterFeatures& f = dev.backend->adapter().features;
-    const uint32_t have = detail::featureBits(f);
-    std::string missing;
-    for (const std::string& name : candidates) {
-        const kernels::KernelInfo* k = kernels::findKernel(name);
-        if (!k) continue;
-        if (dev.roundTrip && !kernels::findRoundTrip(*dev.roundTrip, name))
-            return Status(StatusCode::Unsupported,
-                          std::string(op) + ": " + name + " has no D3D12 (HLSL) form");
-        // The refusal names the last full-size variant tried (the small form only where it is the one).
-        const bool keep =
-            !missing.empty() && name.size() > 6 && name.compare(name.size() - 6, 6, ".small") == 0;
-        if ((k->features & ~have) != 0) {
-            if (!keep) {
-                missing = name + " needs " + detail::featureNames(k->features & ~have) + ", which " +
-                          dev.backend->adapter().name + " lacks";
-                *overLimit = false;
-            }
-            continue;
-        }
-        if (std::string limit = detail::exceededLimit(*k, f); !limit.empty()) {
-            if (!keep) {
-                missing = name + " exceeds " + dev.backend->adapter().name + "'s " + limit;
-                *overLimit = true;
-            }
-            continue;
-        }
-        return k;
-    }
-    if (missing.empty())
-        return Status(StatusCode::Internal, std::string(op) + ": no kernel " + d.kernel + " in this build");
-    return Status(StatusCode::Unsupported, std::string(op) + ": " + missing);
-}
 
 template <class Desc>
 Result<Operator> compileWith(const std::shared_ptr<detail::DeviceImpl>& dev, const Desc& desc,
@@ -139,6 +22,7 @@ Result<Operator> compileWith(const std::shared_ptr<detail::DeviceImpl>& dev, con
     if (!dev)
         return Status(StatusCode::InvalidArgument,
                       "compile: the Device is empty (moved from or never created)");
+    dev->settle();
     core::PlanLimits limits;
     limits.maxStorageBufferRange = dev->backend->adapter().features.maxStorageBufferRange;
     Result<core::Plan> plan = planner(desc, limits);
@@ -151,7 +35,7 @@ Result<Operator> compileWith(const std::shared_ptr<detail::DeviceImpl>& dev, con
     auto choose = [&]() -> Status {
         impl->kernels.clear();
         for (const core::PlanDispatch& d : impl->plan.dispatches) {
-            auto k = chooseKernel(d, *dev, impl->plan.op, &overLimit);
+            auto k = detail::chooseKernel(d, *dev, impl->plan.op, &overLimit);
             if (!k) return k.status();
             impl->kernels.push_back(k.value());
         }
@@ -197,7 +81,9 @@ Result<Operator> compileWith(const std::shared_ptr<detail::DeviceImpl>& dev, con
         auto params = dev->backend->createBuffer(words.size() * 4);
         if (!params) return params.status();
         impl->params = std::move(params.value());
-        if (Status s = dev->backend->upload(*impl->params, 0, words.data(), impl->params->size); !s) return s;
+        if (Status s = dev->backend->upload(*impl->params, 0, words.data(), impl->params->size, UINT64_MAX);
+            !s)
+            return s;
     }
     Operator op;
     detail::impl(op) = std::move(impl);
@@ -236,10 +122,26 @@ static void retire(std::shared_ptr<detail::DeviceImpl>& impl) {
         std::lock_guard<std::mutex> lock(impl->mutex);
         last = impl->lastTicket;
     }
-    if (last) (void)impl->backend->wait(last, UINT64_MAX);
+    // Readbacks land with their submissions; those that cannot are named in the log.
+    const Status waited = last ? impl->backend->wait(last, UINT64_MAX) : Status();
+    if (last && waited.ok()) impl->finish(last);
     std::map<uint64_t, detail::Submission> submissions, external; // destroyed after the lock is dropped
     {
         std::lock_guard<std::mutex> lock(impl->mutex);
+        size_t lost = 0, engine = 0;
+        for (auto& [t, s] : impl->submissions) lost += s.finished ? 0 : s.readbacks.size();
+        for (auto& [id, s] : impl->external) engine += s.readbacks.size();
+        if (lost)
+            impl->backend->log(LogLevel::Warning,
+                               "~Device: " + std::to_string(lost) +
+                                   " readbacks dropped: their submissions never completed (" +
+                                   waited.message() + ")");
+        if (engine)
+            impl->backend->log(
+                LogLevel::Warning,
+                "~Device: " + std::to_string(engine) +
+                    " readbacks dropped: work recorded into an engine's command buffer was never "
+                    "completed with interop::completeRecording");
         submissions.swap(impl->submissions);
         external.swap(impl->external);
         impl->unfinished.clear();
@@ -311,6 +213,9 @@ Device detail::makeDevice(std::unique_ptr<BackendDevice> backend, const DeviceOp
     auto impl = std::make_shared<DeviceImpl>();
     impl->backend = std::move(backend);
     impl->options = options;
+    // The cache data went to the back-end: a Device does not keep a copy for its life (a 64 MiB blob cost
+    // 68 MiB of RSS), whether the data was taken or refused.
+    std::vector<uint8_t>().swap(impl->options.pipelineCacheData);
     if (impl->backend->adapter().backend == Backend::Vulkan) impl->roundTrip = kernels::hlslRoundTrip();
     impl->bindingAlignment =
         std::max<uint64_t>(16, impl->backend->adapter().features.minStorageBufferOffsetAlignment);
@@ -328,6 +233,9 @@ Result<Device> Device::create(const DeviceOptions& options) {
         return Status(StatusCode::InvalidArgument, "Device::create: DeviceOptions::adapterIndex (" +
                                                        std::to_string(options.adapterIndex) +
                                                        ") must be -1 (pick one) or an adapter index");
+    if (options.maxDispatchWorkgroups == 0)
+        return Status(StatusCode::InvalidArgument,
+                      "Device::create: DeviceOptions::maxDispatchWorkgroups must be at least 1");
     if (options.kernels != KernelPreference::Auto && options.kernels != KernelPreference::Portable)
         return Status(StatusCode::InvalidArgument,
                       "Device::create: DeviceOptions::kernels is not a KernelPreference");
@@ -371,6 +279,7 @@ Result<Buffer> Device::createBuffer(uint64_t sizeInBytes) {
                       "createBuffer: the Device is empty (moved from or never created)");
     if (sizeInBytes == 0)
         return Status(StatusCode::InvalidArgument, "createBuffer: sizeInBytes must be greater than 0");
+    impl_->settle();
     auto b = impl_->backend->createBuffer(sizeInBytes);
     if (!b) return b.status();
     return detail::makeBuffer(impl_, std::move(b.value()));
@@ -397,16 +306,30 @@ Status Device::setLabel(const Buffer& buffer, const std::string& label) {
     return {};
 }
 
-Status Device::upload(Buffer& buffer, uint64_t offset, const void* data, uint64_t size) {
+// Waits only for the submissions that use the buffer (DeviceImpl::waitForBuffer), never for others.
+Status Device::upload(Buffer& buffer, uint64_t offset, const void* data, uint64_t size, uint64_t timeoutNs) {
     if (Status s = checkTransfer("upload", buffer, offset, size, impl_); !s) return s;
     if (size > 0 && !data) return Status(StatusCode::InvalidArgument, "upload: data is null");
-    return impl_->backend->upload(*detail::impl(buffer)->buffer, offset, data, size);
+    impl_->settle();
+    uint64_t left = 0;
+    if (Status s = impl_->waitForBuffer("upload", *detail::impl(buffer), timeoutNs, &left); !s) return s;
+    if (size == 0) return {};
+    return impl_->backend->upload(*detail::impl(buffer)->buffer, offset, data, size, left);
 }
 
-Status Device::download(const Buffer& buffer, uint64_t offset, void* data, uint64_t size) {
+Status Device::download(const Buffer& buffer, uint64_t offset, void* data, uint64_t size,
+                        uint64_t timeoutNs) {
     if (Status s = checkTransfer("download", buffer, offset, size, impl_); !s) return s;
     if (size > 0 && !data) return Status(StatusCode::InvalidArgument, "download: data is null");
-    return impl_->backend->download(*detail::impl(buffer)->buffer, offset, data, size);
+    impl_->settle();
+    uint64_t left = 0;
+    if (Status s = impl_->waitForBuffer("download", *detail::impl(buffer), timeoutNs, &left); !s) return s;
+    if (size == 0) return {};
+    return impl_->backend->download(*detail::impl(buffer)->buffer, offset, data, size, left);
+}
+
+uint64_t Device::refusedDispatchCount() const {
+    return impl_ ? impl_->refusedDispatches.load() : 0;
 }
 
 Result<Operator> Device::compile(const ScatterNDDesc& desc) {
@@ -468,6 +391,7 @@ Result<std::vector<uint64_t>> checkBindings(const DeviceImpl& device, const core
 } // namespace detail
 
 Status Device::execute(const Operator& op, const std::vector<TensorBinding>& bindings) {
+    if (impl_) impl_->settle();
     bool replayed = false;
     Status s = detail::executeReplay(*this, op, bindings, replayed);
     if (replayed) return s;

@@ -191,6 +191,14 @@ Status CommandRecorder::record(const Kernel& kernel, const KernelDispatch& d) {
             return invalid("GroupCount[" + std::to_string(i) + "] is " + std::to_string(d.GroupCount[i]) +
                            "; it must be 1 to the device's maxComputeWorkGroupCount, " +
                            std::to_string(limit[i]));
+    // At most 65535^3 (under 2^48): no overflow in 64 bits.
+    const uint64_t bound = r.device->options.maxDispatchWorkgroups;
+    const uint64_t total = uint64_t(d.GroupCount[0]) * d.GroupCount[1] * d.GroupCount[2];
+    if (!counts && total > bound)
+        return invalid("GroupCount (" + std::to_string(d.GroupCount[0]) + ", " +
+                       std::to_string(d.GroupCount[1]) + ", " + std::to_string(d.GroupCount[2]) +
+                       ") launches " + std::to_string(total) +
+                       " workgroups; DeviceOptions::maxDispatchWorkgroups allows " + std::to_string(bound));
     if (counts && (!counts->valid() || detail::impl(*counts)->device != r.device))
         return invalid("IndirectBuffer is empty or from another Device");
     if (counts &&
@@ -234,7 +242,7 @@ Status CommandRecorder::record(const Kernel& kernel, const KernelDispatch& d) {
     }
     if (s.PushConstantBytes) std::memcpy(c.push.data(), d.PushConstants, s.PushConstantBytes);
     std::memcpy(c.groups, d.GroupCount, sizeof c.groups);
-    // Indirect: the counts clamped into ripple's scratch first (glsl/dispatch_clamp.comp). What can fail
+    // Indirect: the counts checked into ripple's scratch first (glsl/dispatch_clamp.comp). What can fail
     // comes before anything is recorded.
     const kernels::KernelInfo* clamp = nullptr;
     std::unique_ptr<detail::BackendBuffer> args;
@@ -264,6 +272,7 @@ Status CommandRecorder::record(const Kernel& kernel, const KernelDispatch& d) {
         clamped.ranges = {{user, base, d.IndirectOffset - base + 12}, {args.get(), 0, 16}, status};
         clamped.push[0] = static_cast<uint32_t>((d.IndirectOffset - base) / 4);
         std::memcpy(&clamped.push[1], limit, 3 * sizeof(uint32_t));
+        clamped.push[4] = static_cast<uint32_t>(std::min<uint64_t>(bound, UINT32_MAX));
         clamped.op = c.op;
         r.add(std::move(clamped), {{user, d.IndirectOffset, d.IndirectOffset + 12, false},
                                    {args.get(), 0, 16, true},

@@ -6,11 +6,14 @@
 #include "kernels/round_trip.hpp"
 #include "runtime/backend.hpp"
 
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <set>
 
 namespace ripple::detail {
+
+struct BufferImpl;
 
 // A submitted recording, until its ticket completes and its reports are read.
 struct Submission {
@@ -41,6 +44,12 @@ struct Submission {
         uint64_t size;
     };
     std::vector<Readback> readbacks; // copied to the host on completion
+    bool countedReadbacks = false;   // counted in DeviceImpl::readbackSubmissions until delivered
+    // The users' buffers it uses (held by keepAlive): each is stamped with the ticket
+    // (BufferImpl::lastTicket).
+    std::vector<BufferImpl*> buffers;
+    // The engine's timeline semaphores or fences it signals: complete only once they read as reached.
+    std::vector<ExternalSync::Signal> signals;
     bool finished = false;
     std::vector<OperatorReport> reports;
     Status first; // the first non-Ok report
@@ -68,6 +77,11 @@ struct DeviceImpl {
     std::multimap<uint64_t, std::unique_ptr<BackendBuffer>> zeroedPool;
     // Host-visible chunks of status words, all zero, for the next recordings (RecorderImpl::statusSlot).
     std::vector<std::shared_ptr<BackendBuffer>> statusPool;
+    // Submissions in flight with readbacks: settle() looks for completed ones only while there are some.
+    std::atomic<uint32_t> readbackSubmissions{0};
+    // Indirect dispatches that launched nothing: their GPU-written group counts broke the bound
+    // (DeviceOptions::maxDispatchWorkgroups) or a device limit (Device::refusedDispatchCount).
+    std::atomic<uint64_t> refusedDispatches{0};
 
     // A scratch buffer of at least `bytes` from `pool`, or a new one (then `created` is set).
     Result<std::unique_ptr<BackendBuffer>>
@@ -75,6 +89,12 @@ struct DeviceImpl {
                    bool* created = nullptr);
     // Turns every submission up to `ticket` (complete) into reports and releases what it held.
     void finish(uint64_t ticket);
+    // Delivers the readbacks of submissions that completed, however their completion was seen (an engine's
+    // semaphore or fence): every public Device call that may follow one starts here. Cheap when none wait.
+    void settle();
+    // Waits until no submission in flight uses `buffer` (its last ticket), up to `timeoutNs`: Timeout naming
+    // `what`. Sets *leftNs to what is left of the timeout.
+    Status waitForBuffer(const char* what, const BufferImpl& buffer, uint64_t timeoutNs, uint64_t* leftNs);
     // Keeps what a submitted ticket needs until it finishes (its reports, what it holds alive).
     void track(uint64_t ticket, Submission submission);
     // The same for one submission, given its timestamps; caller holds `mutex`. Returns what to release
@@ -86,6 +106,7 @@ struct BufferImpl {
     std::shared_ptr<DeviceImpl> device;
     uint64_t id = 0; // unique in the process and never reused (runtime/replay.hpp keys on it)
     std::unique_ptr<BackendBuffer> buffer;
+    std::atomic<uint64_t> lastTicket{0}; // the latest submission that uses it (DeviceImpl::track)
 };
 
 struct ReplayCache;
@@ -115,6 +136,11 @@ Status checkKernelSource(const KernelSource& s, const std::vector<uint32_t>& wor
 std::string featureNames(uint32_t bits);
 // The first device limit a kernel variant exceeds, named with its numbers; empty when it fits.
 std::string exceededLimit(const kernels::KernelInfo& kernel, const AdapterFeatures& features);
+// The fastest variant of a dispatch's kernel the device can run (runtime/variants.cpp): under the tests'
+// HLSL round trip (kernels/round_trip.hpp), the portable variants with a D3D12 form only. `op` names the
+// operator in errors; *overLimit is set when the refusal is for a limit (else a feature is missing).
+Result<const kernels::KernelInfo*> chooseKernel(const core::PlanDispatch& d, const DeviceImpl& dev,
+                                                const char* op, bool* overLimit);
 
 // A public Buffer around a backend buffer (created, or an engine's wrapped).
 Buffer makeBuffer(const std::shared_ptr<DeviceImpl>& device, std::unique_ptr<BackendBuffer> buffer);

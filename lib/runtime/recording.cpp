@@ -119,6 +119,7 @@ Result<Recording> Device::finishRecording(CommandRecorder& recorder) {
         return Status(StatusCode::InvalidArgument, "finishRecording: " + m);
     };
     if (!impl_) return invalid("the Device is empty");
+    impl_->settle();
     if (!detail::impl(recorder) || detail::impl(recorder)->device != impl_)
         return invalid("the CommandRecorder is empty or from another Device");
     detail::RecorderImpl& r = *detail::impl(recorder);
@@ -181,6 +182,7 @@ Result<Ticket> detail::submitRecording(Device& device, Recording& recording, con
                       "submit: the Device or the Recording is empty, or the Recording is of another Device");
     detail::RecordingImpl& r = *detail::impl(recording);
     if (Status s = r.settle("submit"); !s) return s;
+    dev->settle();
     detail::Submission s;
     s.sharedOps = r.ops;
     s.readbacks = r.readbacks;
@@ -192,8 +194,10 @@ Result<Ticket> detail::submitRecording(Device& device, Recording& recording, con
             return Status(StatusCode::InvalidArgument,
                           "submit: a Buffer the Recording binds was released; record again, or rebind() "
                           "buffers before releasing them");
+        s.buffers.push_back(live.get());
         s.keepAlive.push_back(std::move(live));
     }
+    if (sync) s.signals = sync->signals;
     auto ticket = dev->backend->submitRecording(*r.core->commands, sync);
     if (!ticket) return ticket.status();
     dev->track(ticket.value(), std::move(s));

@@ -132,6 +132,8 @@ Status executeReplay(Device& device, const Operator& op, const std::vector<Tenso
     }
     Submission s;
     s.ops = replay->ops;
+    for (const TensorBinding& b : bindings)
+        if (b.Buffer && detail::impl(*b.Buffer)) s.buffers.push_back(detail::impl(*b.Buffer).get());
     s.keepAlive = std::move(keepAlive);
     dev->track(ticket.value(), std::move(s));
     Status result = device.wait(Ticket{ticket.value()});

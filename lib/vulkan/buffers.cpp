@@ -1,19 +1,42 @@
 // SPDX-License-Identifier: MIT
 // The Vulkan device's buffers: device-local (or host-visible) buffers from the allocator, buffers wrapped
-// from an engine, labels, and uploads and downloads through a reused staging buffer in 32 MiB pieces.
+// from an engine, labels, and uploads and downloads: a memcpy where the memory is mapped (lavapipe, most
+// integrated and mobile GPUs), else through a reused staging buffer in 32 MiB pieces, on a queue of their
+// own where the device has one, so that they never wait for other submissions.
 #include "vulkan/device.hpp"
 
+#include "vulkan/test_seams.hpp"
+
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstring>
 #include <mutex>
 
 namespace ripple::vk {
 namespace {
 
-constexpr uint64_t kTransferTimeoutNs = 600ull * 1000 * 1000 * 1000;
 constexpr uint64_t kStagingBytes = 32ull << 20; // upload/download pieces
+std::atomic<bool> gMappedTransfers{true};
+
+uint64_t nowNs() {
+    return static_cast<uint64_t>(
+        std::chrono::nanoseconds(std::chrono::steady_clock::now().time_since_epoch()).count());
+}
+uint64_t deadlineAfter(uint64_t timeoutNs) {
+    const uint64_t now = nowNs();
+    return timeoutNs > UINT64_MAX - now ? UINT64_MAX : now + timeoutNs;
+}
+uint64_t leftUntil(uint64_t deadlineNs) {
+    const uint64_t now = nowNs();
+    return deadlineNs == UINT64_MAX ? UINT64_MAX : deadlineNs > now ? deadlineNs - now : 0;
+}
 
 } // namespace
+
+void setMappedTransfersForTests(bool on) {
+    gMappedTransfers = on;
+}
 
 VulkanBuffer::~VulkanBuffer() {
     if (!owned) return;
@@ -70,7 +93,14 @@ Result<std::unique_ptr<VulkanBuffer>> VulkanDevice::makeBuffer(uint64_t size, bo
         if (req.memoryTypeBits & (1u << i)) type = i; // no device-local type: any will do
     if (type == UINT32_MAX) return Status(StatusCode::OutOfMemory, "no suitable Vulkan memory type");
     if (Status s = check(injected(detail::FaultPoint::Allocation), "vkAllocateMemory"); !s) return lost(s);
-    auto allocation = allocator_->allocate(req, type, hostVisible);
+    // Device-local memory the host can map too (lavapipe, integrated and mobile GPUs) is mapped: upload
+    // and download then copy on the host and wait for no queue.
+    const VkMemoryPropertyFlags flags = memory_.memoryTypes[type].propertyFlags;
+    const VkMemoryPropertyFlags coherent =
+        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    const bool map = hostVisible || ((flags & coherent) == coherent && gMappedTransfers);
+    buf->hostCached = map && (flags & VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
+    auto allocation = allocator_->allocate(req, type, map);
     if (!allocation) return lost(allocation.status());
     buf->allocator = allocator_.get();
     buf->allocation = allocation.value();
@@ -99,37 +129,113 @@ Result<VulkanBuffer*> VulkanDevice::stagingBuffer() {
     return staging_.get();
 }
 
-Status VulkanDevice::upload(detail::BackendBuffer& buffer, uint64_t offset, const void* data, uint64_t size) {
+Status VulkanDevice::settleStaging(uint64_t deadlineNs) {
+    if (transferPending_) {
+        VkResult r = t_.vkWaitForFences(device_, 1, &transferFence_, VK_TRUE, leftUntil(deadlineNs));
+        if (r == VK_TIMEOUT)
+            return Status(StatusCode::Timeout, "the previous upload or download is still copying");
+        if (Status s = check(r, "vkWaitForFences"); !s) return lost(s);
+        transferPending_ = false;
+    }
+    if (stagingTicket_) {
+        if (Status s = wait(stagingTicket_, leftUntil(deadlineNs)); !s) {
+            if (s.code() != StatusCode::Timeout) return s;
+            return Status(StatusCode::Timeout, "an earlier upload or download is still queued behind "
+                                               "submissions that have not completed");
+        }
+        stagingTicket_ = 0;
+    }
+    return {};
+}
+
+Status VulkanDevice::stagedCopy(const detail::BufferRange& source, const detail::BufferRange& destination,
+                                bool hostRead, uint64_t deadlineNs) {
+    if (Status s = settleStaging(deadlineNs); !s) return s;
+    if (!transferQueue_) { // behind everything submitted to queue_ before (a gated submission too)
+        auto list = beginCommands(0);
+        if (!list) return list.status();
+        list.value()->copy(source, destination);
+        if (hostRead) list.value()->hostReadBarrier();
+        auto ticket = submit(std::move(list.value()));
+        if (!ticket) return ticket.status();
+        stagingTicket_ = ticket.value();
+        Status s = wait(ticket.value(), leftUntil(deadlineNs));
+        if (s.code() == StatusCode::Timeout)
+            return Status(
+                StatusCode::Timeout,
+                "the copy is queued behind earlier submissions that have not completed (one waiting "
+                "on an engine's semaphore completes only once it is signalled); it runs after them");
+        if (s) stagingTicket_ = 0;
+        return s;
+    }
+    if (!transferSlot_.pool) {
+        if (Status s = makeCommandBuffer(transferSlot_, VK_COMMAND_POOL_CREATE_TRANSIENT_BIT); !s) return s;
+        VkFenceCreateInfo info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+        if (Status s = check(t_.vkCreateFence(device_, &info, nullptr, &transferFence_), "vkCreateFence"); !s)
+            return s;
+    }
+    t_.vkResetCommandPool(device_, transferSlot_.pool, 0);
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    t_.vkBeginCommandBuffer(transferSlot_.cmd, &begin);
+    VulkanCommandList list(*this, transferSlot_);
+    list.copy(source, destination);
+    if (hostRead) list.hostReadBarrier();
+    (void)list.release(); // the slot stays transferSlot_
+    if (Status s = check(t_.vkEndCommandBuffer(transferSlot_.cmd), "vkEndCommandBuffer"); !s) return s;
+    if (Status s = check(t_.vkResetFences(device_, 1, &transferFence_), "vkResetFences"); !s) return s;
+    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &transferSlot_.cmd;
+    VkResult r = injected(detail::FaultPoint::Submit);
+    if (r == VK_SUCCESS) r = t_.vkQueueSubmit(transferQueue_, 1, &submit, transferFence_);
+    if (Status s = check(r, "vkQueueSubmit"); !s) return lost(s);
+    transferPending_ = true;
+    return settleStaging(deadlineNs);
+}
+
+Status VulkanDevice::upload(detail::BackendBuffer& buffer, uint64_t offset, const void* data, uint64_t size,
+                            uint64_t timeoutNs) {
+    if (lost_) return Status(StatusCode::DeviceLost, "the device was lost");
+    if (buffer.mapped) { // the runtime waited for the work that uses the buffer; coherent memory
+        std::memcpy(static_cast<char*>(buffer.mapped) + offset, data, size);
+        return {};
+    }
+    const uint64_t deadline = deadlineAfter(timeoutNs);
     std::lock_guard<std::mutex> lock(stagingMutex_);
     auto staging = stagingBuffer();
     if (!staging) return staging.status();
     for (uint64_t done = 0; done < size;) {
         const uint64_t piece = std::min(size - done, kStagingBytes);
+        if (Status s = settleStaging(deadline); !s) return s; // staging_ is free to write
         std::memcpy(staging.value()->mapped, static_cast<const char*>(data) + done, piece);
-        auto list = beginCommands(0);
-        if (!list) return list.status();
-        list.value()->copy({staging.value(), 0, piece}, {&buffer, offset + done, piece});
-        auto ticket = submit(std::move(list.value()));
-        if (!ticket) return ticket.status();
-        if (Status s = wait(ticket.value(), kTransferTimeoutNs); !s) return s;
+        if (Status s =
+                stagedCopy({staging.value(), 0, piece}, {&buffer, offset + done, piece}, false, deadline);
+            !s)
+            return s;
         done += piece;
     }
     return {};
 }
 
-Status VulkanDevice::download(detail::BackendBuffer& buffer, uint64_t offset, void* data, uint64_t size) {
+Status VulkanDevice::download(detail::BackendBuffer& buffer, uint64_t offset, void* data, uint64_t size,
+                              uint64_t timeoutNs) {
+    if (lost_) return Status(StatusCode::DeviceLost, "the device was lost");
+    // Every submission of ripple's ends with a barrier to host reads (emitCommands): the memory is current.
+    if (buffer.mapped && static_cast<VulkanBuffer&>(buffer).hostCached) {
+        std::memcpy(data, static_cast<const char*>(buffer.mapped) + offset, size);
+        return {};
+    }
+    const uint64_t deadline = deadlineAfter(timeoutNs);
     std::lock_guard<std::mutex> lock(stagingMutex_);
     auto staging = stagingBuffer();
     if (!staging) return staging.status();
     for (uint64_t done = 0; done < size;) {
         const uint64_t piece = std::min(size - done, kStagingBytes);
-        auto list = beginCommands(0);
-        if (!list) return list.status();
-        list.value()->copy({&buffer, offset + done, piece}, {staging.value(), 0, piece});
-        list.value()->hostReadBarrier();
-        auto ticket = submit(std::move(list.value()));
-        if (!ticket) return ticket.status();
-        if (Status s = wait(ticket.value(), kTransferTimeoutNs); !s) return s;
+        if (Status s =
+                stagedCopy({&buffer, offset + done, piece}, {staging.value(), 0, piece}, true, deadline);
+            !s)
+            return s;
         std::memcpy(static_cast<char*>(data) + done, staging.value()->mapped, piece);
         done += piece;
     }

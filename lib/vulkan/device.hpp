@@ -41,7 +41,8 @@ class VulkanBuffer : public detail::BackendBuffer {
     VkBuffer buffer = VK_NULL_HANDLE;
     MemoryAllocator* allocator = nullptr; // where `allocation` goes back to
     Allocation allocation;
-    bool owned = true; // false for an engine's buffer
+    bool owned = true;       // false for an engine's buffer
+    bool hostCached = false; // `mapped` memory is HOST_CACHED: the host reads it at full speed
 };
 
 struct Pipeline {
@@ -98,13 +99,19 @@ class VulkanDevice : public detail::BackendDevice {
     std::unique_ptr<detail::BackendCommandList> wrapCommands(VkCommandBuffer commandBuffer);
     // Tickets are fences (no timeline semaphores): an engine's timeline semaphores cannot be waited on.
     bool fenceTickets() const { return fenceTickets_; }
+    // Uploads and downloads through staging have a queue of their own (buffers.cpp).
+    bool transferQueue() const { return transferQueue_ != VK_NULL_HANDLE; }
 
     const AdapterInfo& adapter() const override { return adapter_; }
     uint32_t validationMessages() const override { return instance_->validationMessages(); }
     void log(LogLevel level, const std::string& message) const override { instance_->log(level, message); }
     Result<std::unique_ptr<detail::BackendBuffer>> createBuffer(uint64_t size, bool hostVisible) override;
-    Status upload(detail::BackendBuffer& buffer, uint64_t offset, const void* data, uint64_t size) override;
-    Status download(detail::BackendBuffer& buffer, uint64_t offset, void* data, uint64_t size) override;
+    Status upload(detail::BackendBuffer& buffer, uint64_t offset, const void* data, uint64_t size,
+                  uint64_t timeoutNs) override;
+    Status download(detail::BackendBuffer& buffer, uint64_t offset, void* data, uint64_t size,
+                    uint64_t timeoutNs) override;
+    Status waitSignals(const std::vector<detail::ExternalSync::Signal>& signals, uint64_t timeoutNs) override;
+    Result<bool> signalsReached(const std::vector<detail::ExternalSync::Signal>& signals) override;
     Status preparePipeline(const kernels::KernelInfo& kernel) override;
     Result<std::vector<uint8_t>> pipelineCacheData() override;
     MemoryCounts memoryCounts() const override {
@@ -121,7 +128,7 @@ class VulkanDevice : public detail::BackendDevice {
     Result<uint64_t> submitRecording(detail::BackendRecording& recording,
                                      const detail::ExternalSync* sync = nullptr) override;
     Status wait(uint64_t ticket, uint64_t timeoutNs) override;
-    Result<bool> isComplete(uint64_t ticket) override;
+    Result<bool> isComplete(uint64_t ticket, bool poll = true) override;
     std::vector<uint64_t> timestamps(uint64_t ticket) override;
 
     // For interop::vulkanHandles.
@@ -140,6 +147,12 @@ class VulkanDevice : public detail::BackendDevice {
     Result<std::unique_ptr<VulkanBuffer>> makeBuffer(uint64_t size, bool hostVisible);
     // The kept staging buffer, made on first use; caller holds stagingMutex_.
     Result<VulkanBuffer*> stagingBuffer();
+    // Upload and download of memory the host cannot map: one piece through staging_, on transferQueue_
+    // where there is one, else on queue_ behind everything submitted before; caller holds stagingMutex_.
+    Status stagedCopy(const detail::BufferRange& source, const detail::BufferRange& destination,
+                      bool hostRead, uint64_t deadlineNs);
+    // Waits for the staging buffer's last copy, if it may still run; caller holds stagingMutex_.
+    Status settleStaging(uint64_t deadlineNs);
     Status retire();                       // recycles the slots of completed submissions; caller holds mutex_
     void recycleLocked(CommandSlot& slot); // recycle() for a caller that holds mutex_
     // The device table, queue, memory properties, timeline semaphore and pipeline cache.
@@ -214,8 +227,15 @@ class VulkanDevice : public detail::BackendDevice {
     std::function<void()> lockQueue_, unlockQueue_;
     std::unique_ptr<MemoryAllocator> allocator_; // reset before the device is destroyed
     // Device::upload and download copy through one kept host-visible buffer, in pieces of its size.
-    std::mutex stagingMutex_;
+    std::mutex stagingMutex_; // guards what follows
     std::unique_ptr<VulkanBuffer> staging_;
+    // A second queue of queueFamily_, where ripple made the device and the family has one: its copies
+    // wait for no submission on queue_ (one gated on an engine's semaphore included). One copy at a time.
+    VkQueue transferQueue_ = VK_NULL_HANDLE;
+    CommandSlot transferSlot_;
+    VkFence transferFence_ = VK_NULL_HANDLE;
+    bool transferPending_ = false; // transferFence_ not yet seen signalled
+    uint64_t stagingTicket_ = 0;   // without transferQueue_: the ticket of staging_'s last copy on queue_
 };
 
 } // namespace ripple::vk

@@ -166,11 +166,13 @@ Result<std::unique_ptr<detail::BackendDevice>> VulkanDevice::create(const Device
         exts.push_back(VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME);
     }
 
-    float priority = 1.0f;
+    // A second queue of the family, where it has one, for uploads and downloads (buffers.cpp): copies there
+    // never queue behind ripple's submissions. Same family: buffers need no ownership transfer.
+    const float priorities[2] = {1.0f, 1.0f};
     VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
     queue.queueFamilyIndex = dev->queueFamily_;
-    queue.queueCount = 1;
-    queue.pQueuePriorities = &priority;
+    queue.queueCount = families[dev->queueFamily_].queueCount >= 2 ? 2 : 1;
+    queue.pQueuePriorities = priorities;
     VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features};
     info.queueCreateInfoCount = 1;
     info.pQueueCreateInfos = &queue;
@@ -180,6 +182,8 @@ Result<std::unique_ptr<detail::BackendDevice>> VulkanDevice::create(const Device
         !s)
         return s;
     if (Status s = dev->finishSetup(options.pipelineCacheData); !s) return s;
+    if (queue.queueCount == 2)
+        dev->t_.vkGetDeviceQueue(dev->device_, dev->queueFamily_, 1, &dev->transferQueue_);
     return std::unique_ptr<detail::BackendDevice>(std::move(dev));
 }
 
@@ -294,6 +298,8 @@ VulkanDevice::~VulkanDevice() {
         t_.vkDestroyPipelineLayout(device_, p.layout, nullptr);
         t_.vkDestroyDescriptorSetLayout(device_, p.setLayout, nullptr);
     }
+    if (transferFence_) t_.vkDestroyFence(device_, transferFence_, nullptr);
+    if (transferSlot_.pool) t_.vkDestroyCommandPool(device_, transferSlot_.pool, nullptr);
     if (timeline_) t_.vkDestroySemaphore(device_, timeline_, nullptr);
     if (cache_) t_.vkDestroyPipelineCache(device_, cache_, nullptr);
     staging_.reset();

@@ -87,9 +87,12 @@ Status applyProfile(const std::string& name, AdapterInfo& adapter) {
     const Profile* p = nullptr;
     for (const Profile& candidate : kProfiles)
         if (name == candidate.name) p = &candidate;
-    if (!p)
+    if (!p) { // the name is the user's: cut, so that the message keeps the list of names
+        const std::string shown =
+            name.size() <= 64 ? name : name.substr(0, 64) + "... (" + std::to_string(name.size()) + " bytes)";
         return Status(StatusCode::InvalidArgument,
-                      "DeviceOptions::profile (" + name + ") is not a known profile: " + profileNames());
+                      "DeviceOptions::profile (" + shown + ") is not a known profile: " + profileNames());
+    }
     AdapterFeatures& f = adapter.features;
     const std::pair<bool*, const char*> features[] = {{&f.int64, "int64"},
                                                       {&f.int64Atomics, "int64Atomics"},

@@ -346,10 +346,12 @@ Status VulkanDevice::finishWait(VkResult r, uint64_t ticket, uint64_t timeoutNs,
     return retire();
 }
 
-Result<bool> VulkanDevice::isComplete(uint64_t ticket) {
+Result<bool> VulkanDevice::isComplete(uint64_t ticket, bool poll) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (lost_) return Status(StatusCode::DeviceLost, "the device was lost");
-    if (Status s = check(injected(detail::FaultPoint::Wait), "vkGetSemaphoreCounterValue"); !s)
+    if (Status s =
+            check(poll ? injected(detail::FaultPoint::Wait) : VK_SUCCESS, "vkGetSemaphoreCounterValue");
+        !s)
         return lost(s);
     auto completed = completedTicket();
     if (!completed) return completed.status();
@@ -358,6 +360,45 @@ Result<bool> VulkanDevice::isComplete(uint64_t ticket) {
         if (Status s = retire(); !s) return s;
     }
     return done >= ticket;
+}
+
+Result<bool> VulkanDevice::signalsReached(const std::vector<detail::ExternalSync::Signal>& signals) {
+    for (const auto& s : signals) {
+        if (!s.value) continue; // binary: unreadable
+        VkSemaphore semaphore;
+        std::memcpy(&semaphore, &s.handle, sizeof semaphore);
+        uint64_t value = 0;
+        if (Status st = check(t_.vkGetSemaphoreCounterValue(device_, semaphore, &value),
+                              "vkGetSemaphoreCounterValue (the engine's semaphore)");
+            !st)
+            return lost(st);
+        if (value < s.value) return false;
+    }
+    return true;
+}
+
+Status VulkanDevice::waitSignals(const std::vector<detail::ExternalSync::Signal>& signals,
+                                 uint64_t timeoutNs) {
+    std::vector<VkSemaphore> semaphores;
+    std::vector<uint64_t> values;
+    for (const auto& s : signals) {
+        if (!s.value) continue;
+        semaphores.emplace_back();
+        std::memcpy(&semaphores.back(), &s.handle, sizeof(VkSemaphore));
+        values.push_back(s.value);
+    }
+    if (semaphores.empty()) return {};
+    VkSemaphoreWaitInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO}; // all of them
+    info.semaphoreCount = static_cast<uint32_t>(semaphores.size());
+    info.pSemaphores = semaphores.data();
+    info.pValues = values.data();
+    const VkResult r = t_.vkWaitSemaphores(device_, &info, timeoutNs);
+    if (r == VK_TIMEOUT)
+        return Status(StatusCode::Timeout, "the engine's timeline semaphores the submission signals did not "
+                                           "read as reached within " +
+                                               std::to_string(timeoutNs / 1000000) + " ms");
+    if (Status s = check(r, "vkWaitSemaphores (the engine's semaphores)"); !s) return lost(s);
+    return {};
 }
 
 std::vector<uint64_t> VulkanDevice::timestamps(uint64_t ticket) {

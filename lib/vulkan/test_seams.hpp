@@ -9,5 +9,9 @@ namespace ripple::vk {
 // replay tests that way on lavapipe.
 void setFenceTicketsForTests(bool on);
 bool fenceTicketsForTests();
+// Buffers created from now on are mapped only where ripple asks for host-visible memory, as on a discrete
+// GPU: Device::upload and download of device-local buffers then copy through staging on lavapipe too
+// (buffers.cpp). On by default.
+void setMappedTransfersForTests(bool on);
 
 } // namespace ripple::vk

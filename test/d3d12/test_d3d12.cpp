@@ -70,9 +70,9 @@ TEST_CASE("D3D12 backend on vkd3d: root constants, descriptor tables, barriers, 
         return std::move(b.value());
     };
     auto bin = make(n * 4), bmid = make(n * 4), bout = make(n * 4 + 64), blen = make(n * 4);
-    REQUIRE(dev.upload(*bin, 0, in.data(), n * 4).ok());
+    REQUIRE(dev.upload(*bin, 0, in.data(), n * 4, UINT64_MAX).ok());
     const std::vector<uint32_t> poison(n + 16, 0xA5A5A5A5u);
-    REQUIRE(dev.upload(*bout, 0, poison.data(), (n + 16) * 4).ok());
+    REQUIRE(dev.upload(*bout, 0, poison.data(), (n + 16) * 4, UINT64_MAX).ok());
 
     // in -> (x*3+7) -> mid -> (x*5+1) -> out[16..]; and in -> (x*2+1) -> len (n = 1000 in that kernel).
     auto list = dev.beginCommands(0);
@@ -91,8 +91,8 @@ TEST_CASE("D3D12 backend on vkd3d: root constants, descriptor tables, barriers, 
     CHECK(done.value());
 
     std::vector<uint32_t> out(n + 16), len(n);
-    REQUIRE(dev.download(*bout, 0, out.data(), (n + 16) * 4).ok());
-    REQUIRE(dev.download(*blen, 0, len.data(), n * 4).ok());
+    REQUIRE(dev.download(*bout, 0, out.data(), (n + 16) * 4, UINT64_MAX).ok());
+    REQUIRE(dev.download(*blen, 0, len.data(), n * 4, UINT64_MAX).ok());
     for (uint32_t i = 0; i < 16; ++i) CHECK(out[i] == 0xA5A5A5A5u); // before the bound range: untouched
     uint32_t wrong = 0, wrongLen = 0;
     for (uint32_t i = 0; i < n; ++i) {
@@ -333,7 +333,7 @@ TEST_CASE("D3D12 fills, timestamps, and the bytecode cache round trip", "[d3d12]
     auto a = dev.createBuffer(1024, false), b = dev.createBuffer(1024, false);
     REQUIRE((a.ok() && b.ok()));
     const std::vector<uint32_t> poison(256, 0x5A5A5A5Au);
-    REQUIRE(dev.upload(*a.value(), 0, poison.data(), 1024).ok());
+    REQUIRE(dev.upload(*a.value(), 0, poison.data(), 1024, UINT64_MAX).ok());
     auto list = dev.beginCommands(2);
     REQUIRE(list.ok());
     list.value()->fill({a.value().get(), 64, 400}, 0x01020304u);
@@ -346,8 +346,8 @@ TEST_CASE("D3D12 fills, timestamps, and the bytecode cache round trip", "[d3d12]
     REQUIRE(ticket.ok());
     REQUIRE(dev.wait(ticket.value(), 60'000'000'000ull).ok());
     std::vector<uint32_t> filled(256), doubled(256);
-    REQUIRE(dev.download(*a.value(), 0, filled.data(), 1024).ok());
-    REQUIRE(dev.download(*b.value(), 0, doubled.data(), 1024).ok());
+    REQUIRE(dev.download(*a.value(), 0, filled.data(), 1024, UINT64_MAX).ok());
+    REQUIRE(dev.download(*b.value(), 0, doubled.data(), 1024, UINT64_MAX).ok());
     for (uint32_t i = 0; i < 256; ++i) {
         const bool inside = i >= 16 && i < 16 + 100;
         CHECK(filled[i] == (inside ? 0x01020304u : 0x5A5A5A5Au));

@@ -71,9 +71,8 @@ void applyTicketMode() {
 }
 } // namespace
 
-ripple::Device freshDevice() {
+ripple::Device freshDevice(ripple::DeviceOptions options) {
     applyTicketMode();
-    ripple::DeviceOptions options;
     options.validation = testValidation();
     if (onD3D12()) options.backend = ripple::Backend::D3D12; // as device(): the back-end under test
     auto d = ripple::Device::create(options);

@@ -16,8 +16,9 @@ namespace rt {
 // library RIPPLE_D3D12_HLSL_COMPILER names: the d3d12-real tests).
 ripple::Device& device(ripple::KernelPreference preference = ripple::KernelPreference::Auto);
 // A device of its own on the back-end under test (validation layer on), for tests that change a device's
-// state (faults, memory counts); the test fails if it cannot be made.
-ripple::Device freshDevice();
+// state (faults, memory counts) or need options of their own (`options`, with validation and the back-end
+// set here); the test fails if it cannot be made.
+ripple::Device freshDevice(ripple::DeviceOptions options = {});
 // Whether this run tests the D3D12 path's kernels (RIPPLE_TEST_KERNELS=hlsl or d3d12): 64-bit scatters are
 // then Unsupported.
 bool hlslRoundTrip();
