@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The D3D12 device's buffers: committed resources (default heap, or a mapped write-back custom heap for
-// host-visible ones), and uploads and downloads through mapped staging buffers.
+// host-visible ones), and uploads and downloads through mapped staging buffers, on a queue of their own
+// where ripple made the device.
 #include "d3d12/device.hpp"
 #include "d3d12/support.hpp"
 
+#include <chrono>
 #include <cstring>
+#include <thread>
 
 namespace ripple::d3d12 {
 
@@ -59,9 +62,59 @@ Result<std::unique_ptr<D3D12Buffer>> staging(ID3D12Device* device, uint64_t size
 }
 } // namespace
 
+Status D3D12Device::transferCopy(std::unique_ptr<detail::BackendBuffer>& stage,
+                                 const detail::BufferRange& source, const detail::BufferRange& destination,
+                                 uint64_t timeoutNs) {
+    const auto start = std::chrono::steady_clock::now();
+    auto waitFor = [&](uint64_t value) { // polls, as wait() does
+        while (transferFence_->GetCompletedValue() < value) {
+            const auto spent = std::chrono::steady_clock::now() - start;
+            if (static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(spent).count()) >=
+                timeoutNs)
+                return false;
+            std::this_thread::sleep_for(std::chrono::microseconds(20));
+        }
+        return true;
+    };
+    if (!waitFor(transferValue_))
+        return Status(StatusCode::Timeout, "the previous upload or download is still copying");
+    transferStage_.reset();
+    if (StatusCode f = takeFault(detail::FaultPoint::Submit); f != StatusCode::Ok) {
+        if (f == StatusCode::DeviceLost) loseInjected();
+        return injected(f, "ExecuteCommandLists (transfer)");
+    }
+    HRESULT hr = transferAllocator_->Reset();
+    if (SUCCEEDED(hr)) hr = transferList_->Reset(transferAllocator_, nullptr);
+    if (FAILED(hr)) return failed(hr, "Reset (transfer list)");
+    // No barriers: a buffer in COMMON (where ripple's lists leave them) is promoted to a copy state on first
+    // use and decays back once the list completes; staging stays in its heap's state.
+    transferList_->CopyBufferRegion(static_cast<D3D12Buffer*>(destination.buffer)->resource,
+                                    destination.offset, static_cast<D3D12Buffer*>(source.buffer)->resource,
+                                    source.offset, source.size);
+    if (FAILED(hr = transferList_->Close())) return failed(hr, "Close (transfer list)");
+    ID3D12CommandList* lists[] = {transferList_};
+    transferQueue_->ExecuteCommandLists(1, lists);
+    if (FAILED(hr = transferQueue_->Signal(transferFence_, ++transferValue_))) return failed(hr, "Signal");
+    if (!waitFor(transferValue_)) {
+        transferStage_ = std::move(stage);
+        return Status(StatusCode::Timeout, "the copy did not finish within " +
+                                               std::to_string(timeoutNs / 1000000) + " ms; it goes on");
+    }
+    if (transferFence_->GetCompletedValue() == UINT64_MAX && device_->GetDeviceRemovedReason() != S_OK) {
+        lost_ = true;
+        return Status(StatusCode::DeviceLost, "the D3D12 device was removed");
+    }
+    return {};
+}
+
 Status D3D12Device::stagedCopy(std::unique_ptr<detail::BackendBuffer>& stage,
                                const detail::BufferRange& source, const detail::BufferRange& destination,
                                uint64_t timeoutNs) {
+    if (lost_) return Status(StatusCode::DeviceLost, "the device was lost");
+    if (transferQueue_) {
+        std::lock_guard<std::mutex> lock(transferMutex_);
+        return transferCopy(stage, source, destination, timeoutNs);
+    }
     auto list = beginCommands(0);
     if (!list) return list.status();
     list.value()->copy(source, destination);

@@ -72,8 +72,9 @@ class D3D12Device : public detail::BackendDevice {
     uint32_t validationMessages() const override { return 0; }
     void log(LogLevel level, const std::string& message) const override;
     Result<std::unique_ptr<detail::BackendBuffer>> createBuffer(uint64_t size, bool hostVisible) override;
-    // Through a staging buffer on the queue, behind everything submitted before (a submission waiting on an
-    // engine's fence too): Timeout after `timeoutNs`, the copy still queued (its staging kept until then).
+    // Through a staging buffer: on a second queue of ripple's own where ripple made the device (it waits
+    // for no submission on queue_), else on queue_ behind everything submitted before (a submission waiting
+    // on an engine's fence too). Timeout after `timeoutNs`, the copy still queued, its staging kept.
     Status upload(detail::BackendBuffer& buffer, uint64_t offset, const void* data, uint64_t size,
                   uint64_t timeoutNs) override;
     Status download(detail::BackendBuffer& buffer, uint64_t offset, void* data, uint64_t size,
@@ -144,6 +145,17 @@ class D3D12Device : public detail::BackendDevice {
     // Submits a copy between staging and a buffer and waits; on Timeout, `stage` is kept until it ran.
     Status stagedCopy(std::unique_ptr<detail::BackendBuffer>& stage, const detail::BufferRange& source,
                       const detail::BufferRange& destination, uint64_t timeoutNs);
+    // The same on transferQueue_; caller holds transferMutex_.
+    Status transferCopy(std::unique_ptr<detail::BackendBuffer>& stage, const detail::BufferRange& source,
+                        const detail::BufferRange& destination, uint64_t timeoutNs);
+    // Uploads and downloads, one at a time (created devices only: an engine's device has its queue alone).
+    std::mutex transferMutex_; // guards what follows
+    ID3D12CommandQueue* transferQueue_ = nullptr;
+    ID3D12CommandAllocator* transferAllocator_ = nullptr;
+    ID3D12GraphicsCommandList* transferList_ = nullptr;
+    ID3D12Fence* transferFence_ = nullptr;
+    uint64_t transferValue_ = 0;                           // the last value signalled on transferFence_
+    std::unique_ptr<detail::BackendBuffer> transferStage_; // a timed-out copy's staging, until it ran
     std::vector<ListSlot> freeSlots_;
     std::atomic<bool> lost_{false};
     std::function<void()> lockQueue_, unlockQueue_;

@@ -6,7 +6,9 @@
 #include "d3d12/device.hpp"
 #include "d3d12/support.hpp"
 
+#include <chrono>
 #include <cstdio>
+#include <thread>
 
 namespace ripple::d3d12 {
 namespace {
@@ -84,6 +86,19 @@ Result<std::unique_ptr<D3D12Device>> D3D12Device::create(const DeviceOptions& op
     if (FAILED(hr = dev->device_->CreateFence(0, D3D12_FENCE_FLAG_NONE, IID_ID3D12Fence,
                                               reinterpret_cast<void**>(&dev->fence_))))
         return failed(hr, "CreateFence");
+    // A second queue for uploads and downloads (buffers.cpp), with its fence and one command list.
+    if (FAILED(hr = dev->device_->CreateCommandQueue(&q, IID_ID3D12CommandQueue,
+                                                     reinterpret_cast<void**>(&dev->transferQueue_))) ||
+        FAILED(hr = dev->device_->CreateFence(0, D3D12_FENCE_FLAG_NONE, IID_ID3D12Fence,
+                                              reinterpret_cast<void**>(&dev->transferFence_))) ||
+        FAILED(hr = dev->device_->CreateCommandAllocator(
+                   D3D12_COMMAND_LIST_TYPE_COMPUTE, IID_ID3D12CommandAllocator,
+                   reinterpret_cast<void**>(&dev->transferAllocator_))) ||
+        FAILED(hr = dev->device_->CreateCommandList(
+                   0, D3D12_COMMAND_LIST_TYPE_COMPUTE, dev->transferAllocator_, nullptr,
+                   IID_ID3D12GraphicsCommandList, reinterpret_cast<void**>(&dev->transferList_))) ||
+        FAILED(hr = dev->transferList_->Close()))
+        return failed(hr, "the transfer queue");
     // The D3D12 path runs the portable kernels (shader model 5.1): no optional feature is claimed.
     setPortableFeatures(dev->adapter_.features);
     dev->loadCache(options.pipelineCacheData);
@@ -130,6 +145,13 @@ std::unique_ptr<detail::BackendBuffer> D3D12Device::wrapResource(ID3D12Resource*
 D3D12Device::~D3D12Device() {
     if (fence_ && !inFlight_.empty()) (void)wait(inFlight_.back().first, UINT64_MAX);
     drainFence(); // also when lost: wait() then answers at once, and an injected loss leaves work running
+    while (transferFence_ && transferFence_->GetCompletedValue() < transferValue_)
+        std::this_thread::sleep_for(std::chrono::microseconds(50));
+    transferStage_.reset();
+    release(transferList_);
+    release(transferAllocator_);
+    release(transferFence_);
+    release(transferQueue_);
     for (auto& [t, slot] : inFlight_)
         if (!slot.kept) freeSlots_.push_back(slot); // a recording's comes back through returnKept
     for (ListSlot& s : freeSlots_) {

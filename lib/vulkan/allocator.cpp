@@ -73,7 +73,8 @@ bool MemoryAllocator::carve(Block& b, uint64_t size, uint64_t alignment, uint64_
     const uint64_t rangeStart = it->second, rangeSize = it->first;
     eraseFree(b, b.free.find(rangeStart));
     if (start > rangeStart) addFree(b, rangeStart, start - rangeStart);
-    if (rangeStart + rangeSize > start + size) addFree(b, start + size, rangeStart + rangeSize - (start + size));
+    if (rangeStart + rangeSize > start + size)
+        addFree(b, start + size, rangeStart + rangeSize - (start + size));
     *offset = start;
     return true;
 }
@@ -137,7 +138,8 @@ void MemoryAllocator::release(const Allocation& a) {
     uint64_t start = a.offset, size = a.size;
     if (next != b.free.begin()) { // merge with the free range before
         auto prev = std::prev(next);
-        if (prev->first + prev->second == start) start = prev->first, size += prev->second, eraseFree(b, prev);
+        if (prev->first + prev->second == start)
+            start = prev->first, size += prev->second, eraseFree(b, prev);
     }
     if (next != b.free.end() && start + size == next->first) size += next->second, eraseFree(b, next);
     addFree(b, start, size);

@@ -53,8 +53,8 @@ class MemoryAllocator {
         bool hostVisible = false;
         uint64_t size = 0;
         void* mapped = nullptr;
-        std::map<uint64_t, uint64_t> free;                 // offset -> size, coalesced
-        std::set<std::pair<uint64_t, uint64_t>> bySize;     // (size, offset) of the same ranges: best fit
+        std::map<uint64_t, uint64_t> free;              // offset -> size, coalesced
+        std::set<std::pair<uint64_t, uint64_t>> bySize; // (size, offset) of the same ranges: best fit
         uint32_t live = 0;
     };
     Result<VkDeviceMemory> allocateMemory(uint64_t size, uint32_t type, bool hostVisible, void** mapped);

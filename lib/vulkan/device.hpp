@@ -26,6 +26,7 @@ struct AdoptedHandles {
     VkPhysicalDevice physicalDevice = VK_NULL_HANDLE;
     VkDevice device = VK_NULL_HANDLE;
     VkQueue queue = VK_NULL_HANDLE;
+    VkQueue transferQueue = VK_NULL_HANDLE; // optional, of the same family
     uint32_t queueFamilyIndex = 0;
     PFN_vkGetInstanceProcAddr getInstanceProcAddr = nullptr;
     AdapterFeatures enabled; // what the engine enabled; ripple uses nothing else

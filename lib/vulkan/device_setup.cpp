@@ -268,6 +268,7 @@ Result<std::unique_ptr<VulkanDevice>> VulkanDevice::adopt(const AdoptedHandles& 
     dev->device_ = h.device;
     dev->ownsDevice_ = false;
     dev->queue_ = h.queue;
+    dev->transferQueue_ = h.transferQueue == h.queue ? VK_NULL_HANDLE : h.transferQueue;
     dev->queueFamily_ = h.queueFamilyIndex;
     dev->lockQueue_ = h.lockQueue;
     dev->unlockQueue_ = h.unlockQueue;
@@ -281,6 +282,7 @@ VulkanDevice::~VulkanDevice() {
         t_.vkDeviceWaitIdle(device_);
     else if (!inFlight_.empty())
         (void)wait(inFlight_.back().ticket, UINT64_MAX); // an engine's device: only ours
+    if (transferPending_) t_.vkWaitForFences(device_, 1, &transferFence_, VK_TRUE, UINT64_MAX);
     std::lock_guard<std::mutex> lock(mutex_);
     for (auto& f : inFlight_) {
         if (!f.kept) freeSlots_.push_back(f.slot); // recordings go with their owners, before the device

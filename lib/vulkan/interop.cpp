@@ -27,6 +27,7 @@ Result<Device> adoptVulkanDevice(const VulkanDeviceDesc& desc, const DeviceOptio
     h.physicalDevice = desc.physicalDevice;
     h.device = desc.device;
     h.queue = desc.queue;
+    h.transferQueue = desc.transferQueue;
     h.queueFamilyIndex = desc.queueFamilyIndex;
     h.getInstanceProcAddr = desc.getInstanceProcAddr;
     h.enabled = desc.enabledFeatures;

@@ -9,6 +9,7 @@
 
 #include "engine_interop_kernels.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -213,6 +214,62 @@ int twoQueues(VkPhysicalDevice pd, VkDevice device, VkQueue graphics, uint32_t g
     return 0;
 }
 
+// The engine's frame loop on one thread: ripple's work submitted gated on the engine's semaphore, the next
+// frame's data uploaded while it waits, then the gate opened. Device::upload waits only for work that uses
+// its buffer, so this completes: the upload returns at once where the host can map the memory or ripple
+// has a transfer queue (VulkanDeviceDesc::transferQueue); otherwise it returns Timeout after its deadline,
+// its copy queued behind the gate, and lands once the gate opens. Never a deadlock.
+int sameThreadGate(VkDevice device, ripple::Device& rdev) {
+    auto createSemaphore =
+        reinterpret_cast<PFN_vkCreateSemaphore>(vkGetDeviceProcAddr(device, "vkCreateSemaphore"));
+    auto signalSemaphore =
+        reinterpret_cast<PFN_vkSignalSemaphore>(vkGetDeviceProcAddr(device, "vkSignalSemaphore"));
+    auto counterValue = reinterpret_cast<PFN_vkGetSemaphoreCounterValue>(
+        vkGetDeviceProcAddr(device, "vkGetSemaphoreCounterValue"));
+    VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+    type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+    VkSemaphoreCreateInfo sci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, &type};
+    VkSemaphore gate;
+    VK(createSemaphore(device, &sci, nullptr, &gate));
+    auto work = rdev.createBuffer(4096), next = rdev.createBuffer(4096);
+    if (!work || !next) return std::fprintf(stderr, "engine: ripple buffers failed\n"), 1;
+    auto rec = rdev.createRecorder();
+    if (!rec || !rec->fillBuffer(work.value(), 0, 4096, 7))
+        return std::fprintf(stderr, "engine: record\n"), 1;
+    ripple::interop::VulkanSubmitSync sync; // runs once the engine opens the gate (1), then signals 2
+    sync.waits.push_back({gate, 1, VK_PIPELINE_STAGE_TRANSFER_BIT});
+    sync.signals.push_back({gate, 2});
+    auto ticket = ripple::interop::submit(rdev, rec.value(), sync);
+    if (!ticket) return std::fprintf(stderr, "engine: %s\n", ticket.status().message().c_str()), 1;
+
+    const std::vector<uint32_t> frame(1024, 42);
+    const ripple::Status up =
+        rdev.upload(next.value(), 0, frame.data(), 4096, 500'000'000ull); // 0.5 s at most
+    if (up.ok())
+        std::printf("same-thread gate: the upload returned while ripple's work waited on the gate\n");
+    else if (up.code() == ripple::StatusCode::Timeout)
+        std::printf("same-thread gate: the upload timed out behind the gate (%s)\n", up.message().c_str());
+    else
+        std::fprintf(stderr, "engine: %s\n", up.message().c_str()), ++failures;
+
+    const VkSemaphoreSignalInfo open{VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO, nullptr, gate, 1};
+    VK(signalSemaphore(device, &open));
+    if (ripple::Status s = rdev.wait(ticket.value()); !s)
+        std::fprintf(stderr, "engine: %s\n", s.message().c_str()), ++failures;
+    uint64_t value = 0; // wait() returned: the engine's value ripple signals reads as reached
+    VK(counterValue(device, gate, &value));
+    std::vector<uint32_t> gotWork(1024), gotNext(1024);
+    const bool read = rdev.download(work.value(), 0, gotWork.data(), 4096).ok() &&
+                      rdev.download(next.value(), 0, gotNext.data(), 4096).ok();
+    const bool same = read && value == 2 && gotWork == std::vector<uint32_t>(1024, 7) && gotNext == frame;
+    std::printf("same-thread gate: %s\n", same ? "the gated work and the upload both landed" : "WRONG");
+    failures += !same;
+    work = ripple::Status(ripple::StatusCode::Internal, "released");
+    next = ripple::Status(ripple::StatusCode::Internal, "released");
+    vkDestroySemaphore(device, gate, nullptr);
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -281,6 +338,10 @@ int main(int argc, char** argv) {
         ++family;
     if (family == familyCount) family = graphicsFamily;
     const bool twoInOne = family == graphicsFamily && families[family].queueCount >= 2;
+    // And, where the family has one more, a queue for ripple's uploads and downloads alone.
+    const uint32_t rippleQueues =
+        twoInOne ? std::min(families[family].queueCount, 3u) - 1
+                 : std::min(families[family].queueCount, family == graphicsFamily ? 1u : 2u);
     // The engine enables what it wants: here timeline semaphores (unless --no-timeline) and nothing else, so
     // ripple has to use its portable kernels.
     VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
@@ -289,10 +350,10 @@ int main(int argc, char** argv) {
     VkDeviceQueueCreateInfo qci[2] = {{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO},
                                       {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO}};
     qci[0].queueFamilyIndex = graphicsFamily;
-    qci[0].queueCount = twoInOne ? 2 : 1;
+    qci[0].queueCount = twoInOne ? 1 + rippleQueues : 1;
     qci[0].pQueuePriorities = priorities;
     qci[1].queueFamilyIndex = family;
-    qci[1].queueCount = 1;
+    qci[1].queueCount = rippleQueues;
     qci[1].pQueuePriorities = priorities;
     VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &v12};
     dci.queueCreateInfoCount = family == graphicsFamily ? 1 : 2;
@@ -301,6 +362,8 @@ int main(int argc, char** argv) {
     VK(vkCreateDevice(pd, &dci, nullptr, &device));
     VkQueue queue, graphicsQueue; // ripple's, the engine's
     vkGetDeviceQueue(device, family, twoInOne ? 1 : 0, &queue);
+    VkQueue transferQueue = VK_NULL_HANDLE; // ripple's uploads and downloads, where there is one more
+    if (rippleQueues == 2) vkGetDeviceQueue(device, family, twoInOne ? 2 : 1, &transferQueue);
     vkGetDeviceQueue(device, graphicsFamily, 0, &graphicsQueue);
 
     int status = 0;
@@ -312,6 +375,7 @@ int main(int argc, char** argv) {
         desc.device = device;
         desc.queue = queue;
         desc.queueFamilyIndex = family;
+        desc.transferQueue = transferQueue;
         desc.getInstanceProcAddr = vkGetInstanceProcAddr;
         desc.enabledFeatures.timelineSemaphore = timeline;
         desc.debugUtilsEnabled = validation;
@@ -403,9 +467,11 @@ int main(int argc, char** argv) {
                std::vector<float>{111, 110, 109, 108, 107, 106});
         expect("TopK indices", idx, std::vector<uint32_t>{3, 2, 2, 3, 3, 2});
         expect("ScatterND output", out, std::vector<float>{1, 11, 3, 10, 9, 6, 7, 12});
-        if (timeline) // the engine's semaphores need timeline semaphores here
+        if (timeline) { // the engine's semaphores need timeline semaphores here
             status |=
                 twoQueues(pd, device, graphicsQueue, graphicsFamily, family, rdev.value(), topkOp.value());
+            status |= sameThreadGate(device, rdev.value());
+        }
 
         vkDestroyFence(device, fence, nullptr);
         vkDestroyCommandPool(device, pool, nullptr);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Small API contracts: the version, Result's states, and size arithmetic that saturates instead of wrapping.
+// Small API contracts: the version, Result's states, Status's bounded messages, and size arithmetic that
+// saturates instead of wrapping.
 #include "ripple/ripple.hpp"
 
 #include <catch2/catch.hpp>
@@ -40,6 +41,27 @@ TEST_CASE("Result holds a value or an error, never an Ok error", "[unit][api]") 
     bad = std::move(moved);
     REQUIRE(bad.ok());
     CHECK(bad.value() == "value");
+}
+
+TEST_CASE("A Status message is bounded: a long one is cut on a UTF-8 boundary and says how much was cut",
+          "[unit][api]") {
+    const Status small(StatusCode::InvalidArgument, "short");
+    CHECK(small.message() == "short");
+    const std::string exact(Status::kMaxMessageBytes, 'a');
+    CHECK(Status(StatusCode::InvalidArgument, exact).message() == exact);
+    for (size_t lead : {0u, 1u, 2u, 3u}) { // shifts a 4-byte character across the cut
+        std::string text(lead, 'x');
+        while (text.size() < 3 * Status::kMaxMessageBytes) text += "\xF0\x9F\x98\x80"; // U+1F600
+        const Status s(StatusCode::Timeout, text);
+        INFO("lead " << lead);
+        CHECK(s.code() == StatusCode::Timeout);
+        CHECK(s.message().size() <= Status::kMaxMessageBytes);
+        const size_t mark = s.message().find(" [... ");
+        REQUIRE(mark != std::string::npos);
+        CHECK(text.compare(0, mark, s.message(), 0, mark) == 0);        // a prefix of the original
+        CHECK((static_cast<unsigned char>(text[mark]) & 0xC0) != 0x80); // cut before a character starts
+        CHECK(s.message().substr(mark) == " [... " + std::to_string(text.size() - mark) + " bytes cut]");
+    }
 }
 
 TEST_CASE("Tensor sizes that overflow saturate instead of wrapping to a small tensor", "[unit][api]") {

@@ -28,6 +28,11 @@ struct VulkanDeviceDesc {
     /// starts 2.5 us sooner and multi-pass TopKs ran 2-22% faster than on the graphics family.
     VkQueue queue = VK_NULL_HANDLE;
     uint32_t queueFamilyIndex = 0; ///< the queue's family
+    /// Optional: a second queue of queueFamilyIndex that only ripple submits to, for Device::upload and
+    /// download where the host cannot map a buffer's memory (discrete GPUs). They then never queue behind
+    /// ripple's submissions on `queue`, one waiting on the engine's semaphore included. Null: they go on
+    /// `queue` (and return Timeout while such a submission holds them back).
+    VkQueue transferQueue = VK_NULL_HANDLE;
     /// How ripple reaches the engine's Vulkan functions; null uses the system loader.
     PFN_vkGetInstanceProcAddr getInstanceProcAddr = nullptr;
     /// What the engine enabled when it created `device`. ripple uses these and nothing else, picking
