@@ -8,7 +8,9 @@
 #   2. libFuzzer: the .npy reader, operator validation, users' KernelSources and pipeline-cache data, each for
 #      FUZZ_SECONDS (default 60) from its seed
 #      corpus in test/fuzz/corpus (new inputs go to a scratch folder; a crash's input is printed and kept in
-#      build-sanitize/fuzz-crashes for adding to the corpus).
+#      build-sanitize/fuzz-crashes for adding to the corpus). The frame-loop fuzzer (lavapipe: recordings,
+#      rebinds, submissions, GPU-side counts and indirect dispatches against a CPU model) runs as long,
+#      during step 1, after the first test stream.
 #   3. TSan build (built during step 1's tests, in the cores they leave idle): the recorder tests, recorders
 #      on several threads at once included.
 # Needs the packages of tools/quickstart.sh; installs clang, its sanitizer runtimes and llvm (as root or
@@ -44,8 +46,8 @@ san="-fsanitize=address,undefined -fno-sanitize=vptr -fno-sanitize-recover=all -
 # What each sanitizer build runs of the operator tests, and the test/ops files it compiles for them (only
 # those: the unit test "the sanitizer builds' test files hold ..." (test/unit/check_sanitizer_files.cmake)
 # reads these lines and fails if a test with these tags or names lives in another file).
-asan_files="test_device;test_recorder;test_faults;test_replay;test_scatter_nd;test_scatter_elements;test_scatter_in_place;test_topk;test_topk_select"
-asan_tags_a="device;recorder;faults;replay"
+asan_files="test_device;test_recorder;test_faults;test_replay;test_frame_loop;test_scatter_nd;test_scatter_elements;test_scatter_in_place;test_topk;test_topk_select"
+asan_tags_a="device;recorder;faults;replay;frame_loop"
 asan_tags_b="scatter_nd;scatter_elements;scatter_in_place"
 asan_names="TopK reads strided and broadcast inputs in place;TopK of empty tensors succeeds and writes nothing;TopK's sampled radix selection falls back*"
 tsan_files="test_recorder;test_faults;test_replay"
@@ -71,7 +73,28 @@ CC=clang CXX=clang++ cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=Re
     -DRIPPLE_BUILD_FUZZERS=ON "-DRIPPLE_OPS_TEST_FILES=$asan_files" "-DRIPPLE_EMBED_EXECUTABLE=$embed" "-DCMAKE_C_FLAGS=$san -fsanitize=fuzzer-no-link" \
     "-DCMAKE_CXX_FLAGS=$san -fsanitize=fuzzer-no-link" >/dev/null
 cmake --build build-sanitize --target ripple-unit-tests ripple-ops-tests ripple-run ripple-fuzz-npy ripple-fuzz-validation \
-    ripple-fuzz-kernel-source ripple-fuzz-cache
+    ripple-fuzz-kernel-source ripple-fuzz-cache ripple-fuzz-frame-loop
+
+crashes=$root/build-sanitize/fuzz-crashes
+mkdir -p "$crashes"
+fuzz() { # fuzz TARGET [MALLOC_LIMIT_MB]: its output (the summary lines) in build-sanitize/fuzz-TARGET.log
+    local scratch
+    scratch=$(mktemp -d)
+    # Inputs are at most 4 KiB: no allocation of 64 MiB is ever justified (-malloc_limit_mb), except the
+    # frame-loop fuzzer's device memory (lavapipe's is host memory, in 64 MiB blocks).
+    build-sanitize/test/fuzz/ripple-fuzz-$1 -max_total_time="$FUZZ_SECONDS" -max_len=4096 -malloc_limit_mb="${2:-64}" \
+        -print_final_stats=1 -artifact_prefix="$crashes/$1-" "$scratch" test/fuzz/corpus/$1 >"build-sanitize/fuzz-$1.log" 2>&1 || true
+    rm -rf "$scratch"
+}
+fuzz_report() { # fuzz_report TARGET: its summary, and a failure where it found a crash
+    echo "-- ripple-fuzz-$1"
+    grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|==|SUMMARY|ERROR|.*runtime error)" "build-sanitize/fuzz-$1.log" || true
+    if compgen -G "$crashes/$1-*" >/dev/null; then
+        echo "ripple-fuzz-$1 found a crash; its input (add it to test/fuzz/corpus/$1 once fixed):"
+        ls "$crashes"
+        exit 1
+    fi
+}
 
 step "1. ASan + UBSan + LSan: unit, device, recorder, fault injection, kept recordings, scatter tests; conformance; ripple-run"
 # Two streams at once, one per core; each one's output is shown when both are done.
@@ -97,7 +120,9 @@ tsan_build() {
 }
 tsan_build >build-sanitize/tsan-build.log 2>&1 &
 tsan_pid=$!
-stream a build-sanitize/test/ripple-unit-tests ";;" build-sanitize/test/ripple-ops-tests "$(spec "$asan_tags_a")" &
+# Stream a is the shorter: the frame-loop fuzzer (on the GPU, FUZZ_SECONDS) follows it on its core.
+stream a build-sanitize/test/ripple-unit-tests ";;" build-sanitize/test/ripple-ops-tests "$(spec "$asan_tags_a")" ";;" \
+    fuzz frame-loop 1024 &
 a=$!
 stream b build-sanitize/test/ripple-ops-tests "$(spec "$asan_tags_b")" ";;" \
     build-sanitize/test/ripple-ops-tests "${asan_names//;/,}" &
@@ -107,6 +132,7 @@ wait $a || rc=1
 wait $b || rc=1
 cat build-sanitize/asan-a.log build-sanitize/asan-b.log
 ((rc == 0)) || { kill $tsan_pid 2>/dev/null; echo "sanitizers: an ASan/UBSan test run failed (its output above)"; exit 1; }
+fuzz_report frame-loop
 # ripple-run is not the test runner: lavapipe is preloaded to stay resident (it defines only vk_icd* entry
 # points, so nothing is interposed), and the validation layer (tested in the main job) is left off.
 run=build-sanitize/samples/ripple-run/ripple-run
@@ -123,30 +149,13 @@ tail -n 2 build-sanitize/tsan-build.log
 ((tsan_ok)) || { cat build-sanitize/tsan-build.log; echo "sanitizers: the TSan build failed"; exit 1; }
 
 step "2. libFuzzer, ${FUZZ_SECONDS} s per target, two at a time (one per core)"
-crashes=$root/build-sanitize/fuzz-crashes
-mkdir -p "$crashes"
-fuzz() { # fuzz TARGET: its output (the summary lines) in build-sanitize/fuzz-TARGET.log
-    local scratch
-    scratch=$(mktemp -d)
-    # Inputs are at most 4 KiB: no allocation of 64 MiB is ever justified (-malloc_limit_mb).
-    build-sanitize/test/fuzz/ripple-fuzz-$1 -max_total_time="$FUZZ_SECONDS" -max_len=4096 -malloc_limit_mb=64 -print_final_stats=1 \
-        -artifact_prefix="$crashes/$1-" "$scratch" test/fuzz/corpus/$1 >"build-sanitize/fuzz-$1.log" 2>&1 || true
-    rm -rf "$scratch"
-}
 for pair in "npy validation" "kernel-source cache"; do
     read -r a b <<<"$pair"
     fuzz "$a" &
     fuzz "$b" &
     wait
-    for target in $a $b; do
-        echo "-- ripple-fuzz-$target"
-        grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|==|SUMMARY|ERROR|.*runtime error)" "build-sanitize/fuzz-$target.log" || true
-        if compgen -G "$crashes/$target-*" >/dev/null; then
-            echo "ripple-fuzz-$target found a crash; its input (add it to test/fuzz/corpus/$target once fixed):"
-            ls "$crashes"
-            exit 1
-        fi
-    done
+    fuzz_report "$a"
+    fuzz_report "$b"
 done
 
 step "3. TSan (built during step 1): the recorder and kept-recording tests, on several threads"

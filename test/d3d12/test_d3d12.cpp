@@ -439,7 +439,7 @@ TEST_CASE("D3D12: a Recording replayed, and submissions that wait on and signal 
 }
 
 TEST_CASE("D3D12: uploads and downloads of buffers no pending work uses go on a queue of their own, never "
-          "behind a submission waiting on the engine's fence; a buffer in use times out",
+          "behind a submission waiting on the engine's fence, and a buffer in use times out",
           "[d3d12]") {
     DeviceOptions options;
     options.backend = Backend::D3D12;

@@ -169,3 +169,34 @@ TEST_CASE("A lost device is released without hanging, with work still held", "[f
     CHECK(watch.expired());
     CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(20));
 }
+
+// The transfers of issue 57: through staging (memory the host cannot map, as on a discrete GPU), a fault at
+// the copy's submit or at the wait for the buffer's own submission fails that call alone or for good.
+TEST_CASE("Uploads and downloads through staging report a fault at their submit or at the wait for the "
+          "buffer's submission",
+          "[faults][gpu]") {
+    Device dev = freshDevice();
+    vk::setMappedTransfersForTests(false);
+    auto a = dev.createBuffer(4096), b = dev.createBuffer(4096);
+    vk::setMappedTransfersForTests(true);
+    REQUIRE((a.ok() && b.ok()));
+    const std::vector<uint32_t> words(1024, 0x600DF00Du);
+    REQUIRE(dev.upload(a.value(), 0, words.data(), 4096).ok());
+    inject(dev, detail::FaultPoint::Submit, StatusCode::OutOfMemory);
+    CHECK(dev.upload(a.value(), 0, words.data(), 4096).code() == StatusCode::OutOfMemory);
+    std::vector<uint32_t> got(1024);
+    REQUIRE(dev.download(a.value(), 0, got.data(), 4096).ok());
+    CHECK(got == words);
+
+    // A submission that uses b, then a lost device at the wait for it: the download says so, and so does
+    // every later call that reaches the GPU.
+    auto r = dev.createRecorder();
+    REQUIRE(r.ok());
+    REQUIRE(r->fillBuffer(b.value(), 0, 4096, 1).ok());
+    auto t = dev.submit(r.value());
+    REQUIRE(t.ok());
+    inject(dev, detail::FaultPoint::Wait, StatusCode::DeviceLost);
+    CHECK(dev.download(b.value(), 0, got.data(), 4096).code() == StatusCode::DeviceLost);
+    CHECK(dev.upload(a.value(), 0, words.data(), 4096).code() == StatusCode::DeviceLost);
+    CHECK(dev.download(a.value(), 0, got.data(), 4096).code() == StatusCode::DeviceLost);
+}

@@ -82,7 +82,7 @@ Ticket gatedFill(Device& dev, Buffer& target, uint32_t value, const Timeline& ga
 } // namespace
 
 TEST_CASE("Uploads and downloads of buffers no pending work uses never wait for a submission gated on an "
-          "engine's semaphore; a buffer in use times out",
+          "engine's semaphore, and a buffer in use times out",
           "[frame_loop][gpu][vulkan_sync]") {
     for (bool mapped : {true, false}) {
         INFO((mapped ? "mapped memory (lavapipe, integrated GPUs)" : "memory the host cannot map (staging)"));
@@ -325,7 +325,7 @@ TEST_CASE("A dispatch's workgroups have a total bound: direct counts refused whe
     CHECK(Device().refusedDispatchCount() == 0);
 }
 
-TEST_CASE("A Device keeps no copy of its pipeline-cache data, taken or refused; a hostile profile name is "
+TEST_CASE("A Device keeps no copy of its pipeline-cache data, taken or refused, and a hostile profile name is "
           "cut in the message",
           "[frame_loop][gpu]") {
     std::vector<uint8_t> good;
