@@ -188,8 +188,8 @@ TEST_CASE("Readbacks land however completion is seen: wait, isComplete, an engin
     CHECK(last == pattern);
 }
 
-TEST_CASE("~Device logs the readbacks it drops: work recorded into an engine's command buffer and never "
-          "completed",
+TEST_CASE("Destroying a Device logs the readbacks it drops: work recorded into an engine's command buffer "
+          "and never completed",
           "[frame_loop][gpu][vulkan_sync]") {
     std::vector<std::string> warnings;
     std::vector<uint32_t> never(64, 0xA5A5A5A5u);
