@@ -26,7 +26,7 @@ for step in "$@"; do
     frame)
         PROCESSES=3 bash bench/device_frame.sh base new ;;
     tests)
-        VK_LAYER_PATH=$PWD/.gpu RIPPLE_VALIDATION=1 .gpu/new/ripple-ops-tests "[frame_loop],[faults],[recorder],[user_kernel]" \
+        VK_LAYER_PATH=$PWD/.gpu RIPPLE_VALIDATION=1 .gpu/new/ripple-ops-tests "[frame_loop],[faults],[user_kernel]" \
             >"$OUT/tests-new.txt" 2>&1; tail -4 "$OUT/tests-new.txt" >>"$log" ;;
     esac
 done

@@ -155,12 +155,6 @@ Status DeviceImpl::waitForBuffer(const char* what, const BufferImpl& buffer, uin
 }
 
 void DeviceImpl::track(uint64_t ticket, Submission submission) {
-    for (BufferImpl* b : submission.buffers) { // only later tickets: they complete later (one queue)
-        uint64_t seen = b->lastTicket.load();
-        while (seen < ticket && !b->lastTicket.compare_exchange_weak(seen, ticket)) {
-        }
-    }
-    submission.buffers.clear();
     if (!submission.readbacks.empty()) {
         submission.countedReadbacks = true;
         ++readbackSubmissions;

@@ -45,9 +45,6 @@ struct Submission {
     };
     std::vector<Readback> readbacks; // copied to the host on completion
     bool countedReadbacks = false;   // counted in DeviceImpl::readbackSubmissions until delivered
-    // The users' buffers it uses (held by keepAlive): each is stamped with the ticket
-    // (BufferImpl::lastTicket).
-    std::vector<BufferImpl*> buffers;
     // The engine's timeline semaphores or fences it signals: complete only once they read as reached.
     std::vector<ExternalSync::Signal> signals;
     bool finished = false;
@@ -106,7 +103,7 @@ struct BufferImpl {
     std::shared_ptr<DeviceImpl> device;
     uint64_t id = 0; // unique in the process and never reused (runtime/replay.hpp keys on it)
     std::unique_ptr<BackendBuffer> buffer;
-    std::atomic<uint64_t> lastTicket{0}; // the latest submission that uses it (DeviceImpl::track)
+    std::atomic<uint64_t> lastTicket{0}; // the latest submission that uses it (stampBuffer)
 };
 
 struct ReplayCache;
@@ -141,6 +138,14 @@ std::string exceededLimit(const kernels::KernelInfo& kernel, const AdapterFeatur
 // operator in errors; *overLimit is set when the refusal is for a limit (else a feature is missing).
 Result<const kernels::KernelInfo*> chooseKernel(const core::PlanDispatch& d, const DeviceImpl& dev,
                                                 const char* op, bool* overLimit);
+
+// Marks `buffer` as used by `ticket` (BufferImpl::lastTicket, what Device::upload and download wait for),
+// right after its submission; only a later ticket replaces an earlier one (one queue completes in order).
+inline void stampBuffer(BufferImpl& buffer, uint64_t ticket) {
+    uint64_t seen = buffer.lastTicket.load(std::memory_order_relaxed);
+    while (seen < ticket && !buffer.lastTicket.compare_exchange_weak(seen, ticket)) {
+    }
+}
 
 // A public Buffer around a backend buffer (created, or an engine's wrapped).
 Buffer makeBuffer(const std::shared_ptr<DeviceImpl>& device, std::unique_ptr<BackendBuffer> buffer);

@@ -303,7 +303,7 @@ Result<Ticket> detail::submitRecorder(Device& device, CommandRecorder& recorder,
         r.reset();
         return ticket.status();
     }
-    for (const auto& b : r.bound) r.submission.buffers.push_back(b.get());
+    for (const auto& b : r.bound) detail::stampBuffer(*b, ticket.value());
     if (sync) r.submission.signals = sync->signals;
     impl_->track(ticket.value(), std::move(r.submission));
     r.reset();

@@ -194,13 +194,14 @@ Result<Ticket> detail::submitRecording(Device& device, Recording& recording, con
             return Status(StatusCode::InvalidArgument,
                           "submit: a Buffer the Recording binds was released; record again, or rebind() "
                           "buffers before releasing them");
-        s.buffers.push_back(live.get());
         s.keepAlive.push_back(std::move(live));
     }
     if (sync) s.signals = sync->signals;
     auto ticket = dev->backend->submitRecording(*r.core->commands, sync);
     if (!ticket) return ticket.status();
     dev->track(ticket.value(), std::move(s));
+    for (const auto& b : r.bound)
+        if (auto live = b.buffer.lock()) detail::stampBuffer(*live, ticket.value());
     r.lastTicket = ticket.value();
     return Ticket{ticket.value()};
 }

@@ -132,10 +132,10 @@ Status executeReplay(Device& device, const Operator& op, const std::vector<Tenso
     }
     Submission s;
     s.ops = replay->ops;
-    for (const TensorBinding& b : bindings)
-        if (b.Buffer && detail::impl(*b.Buffer)) s.buffers.push_back(detail::impl(*b.Buffer).get());
     s.keepAlive = std::move(keepAlive);
     dev->track(ticket.value(), std::move(s));
+    for (const TensorBinding& b : bindings)
+        if (b.Buffer && detail::impl(*b.Buffer)) stampBuffer(*detail::impl(*b.Buffer), ticket.value());
     Status result = device.wait(Ticket{ticket.value()});
     lock.lock();
     // Ok or IndexOutOfRange: the wait saw it complete; else ask (a timeout, a lost device).

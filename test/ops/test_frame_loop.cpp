@@ -125,6 +125,21 @@ TEST_CASE("Uploads and downloads of buffers no pending work uses never wait for 
         REQUIRE(dev.wait(gated).ok());
         CHECK(words(dev, busy) == std::vector<uint32_t>(1024, 7));
         CHECK(words(dev, idle) == other); // a queued copy landed after the gate
+
+        // A kept Recording's submission marks its buffers in use too.
+        auto rec = dev.createRecorder();
+        REQUIRE(rec.ok());
+        REQUIRE(rec->fillBuffer(busy, 0, 4096, 8).ok());
+        auto kept = dev.finishRecording(rec.value());
+        REQUIRE(kept.ok());
+        interop::VulkanSubmitSync sync;
+        sync.waits = {{gate.semaphore, 2, VK_PIPELINE_STAGE_TRANSFER_BIT}};
+        auto again = interop::submit(dev, kept.value(), sync);
+        REQUIRE(again.ok());
+        CHECK(dev.download(busy, 0, scratch.data(), 4096, 20'000'000ull).code() == StatusCode::Timeout);
+        gate.signal(2);
+        REQUIRE(dev.wait(again.value()).ok());
+        CHECK(words(dev, busy) == std::vector<uint32_t>(1024, 8));
         INFO("validation layer messages (see stderr)");
         CHECK(dev.validationMessageCount() == 0);
     }
