@@ -176,6 +176,12 @@ struct DeviceOptions {
     /// default, 4,194,304 (2^22: 65,536 workgroups of 64 times 64), keeps a runaway count far from a
     /// driver's timeout (2 s on Windows, after which the device is reset); raise it for larger grids.
     uint64_t maxDispatchWorkgroups = 1ull << 22;
+    /// Vulkan: take a second queue of ripple's queue family, where the family has one, for upload() and
+    /// download() of memory the host cannot map (discrete GPUs): a download then never waits behind a
+    /// submission gated on an engine's semaphore (see Device::upload). Off by default: while a device held
+    /// a second queue, every kernel of the particles sample ran about 2% slower on an NVIDIA H200 (driver
+    /// 580), idle as the queue was. D3D12 takes a second queue of its own either way.
+    bool transferQueue = false;
 };
 
 /// Lists the adapters of a backend.
@@ -272,13 +278,13 @@ class RIPPLE_API Device {
     ///
     /// What it waits for: the submissions of this Device that use `buffer` (it is written only once they
     /// have completed), never others, gated on an engine's semaphore or not. Where the host can map the
-    /// buffer's memory (lavapipe, most integrated and mobile GPUs) it copies on the host; else through a
-    /// staging buffer on a second queue of ripple's family, which Device::create takes where the family
-    /// has one (NVIDIA, AMD). On an adopted device (interop), on a family with one queue, and on D3D12 for
-    /// now, that copy goes on ripple's queue behind everything submitted before it: a submission waiting
-    /// on an engine's semaphore or fence holds it back, and it returns Timeout after `timeoutNs` (the copy
-    /// then stays queued and lands after that submission). Work recorded into an engine's command buffer
-    /// (interop::recordInto) is the engine's to complete first.
+    /// buffer's memory (lavapipe, most integrated and mobile GPUs) it copies on the host. Else it copies
+    /// through staging: on a second queue where ripple has one (DeviceOptions::transferQueue,
+    /// interop::VulkanDeviceDesc::transferQueue, D3D12); otherwise on ripple's queue, where, while a
+    /// submission waiting on an engine's semaphore or fence is in flight, the copy is queued behind it and
+    /// not waited for: it lands before any later submission runs, and the buffer counts as in use until
+    /// then. Work recorded into an engine's command buffer (interop::recordInto) is the engine's to
+    /// complete first.
     /// @param timeoutNs nanoseconds to wait at most (default: 10 minutes)
     /// @return InvalidArgument (empty or foreign buffer, range outside it, null `data` with size > 0),
     /// Timeout (naming what it waited for), OutOfMemory (staging), DeviceLost.
@@ -286,7 +292,9 @@ class RIPPLE_API Device {
     Status upload(Buffer& buffer, uint64_t offset, const void* data, uint64_t size,
                   uint64_t timeoutNs = 600'000'000'000ull);
     /// Copies `size` bytes of `buffer` from byte `offset` into host memory `data`, and waits until done.
-    /// Waits as upload() does (the host reads mapped memory only where it is cached).
+    /// Waits as upload() does (the host reads mapped memory only where it is cached), except that a copy
+    /// through staging on ripple's own queue cannot be left queued: behind a gated submission it returns
+    /// Timeout after `timeoutNs`.
     /// @return as upload().
     Status download(const Buffer& buffer, uint64_t offset, void* data, uint64_t size,
                     uint64_t timeoutNs = 600'000'000'000ull);

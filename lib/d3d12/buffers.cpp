@@ -132,7 +132,7 @@ Status D3D12Device::stagedCopy(std::unique_ptr<detail::BackendBuffer>& stage,
 }
 
 Status D3D12Device::upload(detail::BackendBuffer& buffer, uint64_t offset, const void* data, uint64_t size,
-                           uint64_t timeoutNs) {
+                           uint64_t timeoutNs, uint64_t*) {
     if (size == 0) return {};
     if (Status s = allocationFault("CreateCommittedResource (staging)"); !s) return s;
     auto made = staging(device_, size, true);

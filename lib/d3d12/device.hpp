@@ -76,7 +76,7 @@ class D3D12Device : public detail::BackendDevice {
     // for no submission on queue_), else on queue_ behind everything submitted before (a submission waiting
     // on an engine's fence too). Timeout after `timeoutNs`, the copy still queued, its staging kept.
     Status upload(detail::BackendBuffer& buffer, uint64_t offset, const void* data, uint64_t size,
-                  uint64_t timeoutNs) override;
+                  uint64_t timeoutNs, uint64_t* queuedTicket) override;
     Status download(detail::BackendBuffer& buffer, uint64_t offset, void* data, uint64_t size,
                     uint64_t timeoutNs) override;
     // The bytecode of every pipeline made, for DeviceOptions::pipelineCacheData next time (D3D12 has no

@@ -91,9 +91,11 @@ class BackendDevice {
     // hostVisible: mapped, coherent memory that kernels may also bind (status words, staging).
     virtual Result<std::unique_ptr<BackendBuffer>> createBuffer(uint64_t size, bool hostVisible = false) = 0;
     // Copies between the host and a buffer that no submission in flight uses (the runtime waited for
-    // those), waiting for no other submission where the back-end can: Timeout once `timeoutNs` passes.
+    // those), waiting for no other submission where the back-end can: Timeout once `timeoutNs` passes. An
+    // upload may instead queue its copy without waiting: *queuedTicket is then the ticket it completes with
+    // (the buffer is in use until then), else left alone; with queuedTicket null it always waits.
     virtual Status upload(BackendBuffer& buffer, uint64_t offset, const void* data, uint64_t size,
-                          uint64_t timeoutNs) = 0;
+                          uint64_t timeoutNs, uint64_t* queuedTicket) = 0;
     virtual Status download(BackendBuffer& buffer, uint64_t offset, void* data, uint64_t size,
                             uint64_t timeoutNs) = 0;
     virtual Result<std::vector<uint8_t>> pipelineCacheData() = 0;

@@ -81,7 +81,9 @@ Result<Operator> compileWith(const std::shared_ptr<detail::DeviceImpl>& dev, con
         auto params = dev->backend->createBuffer(words.size() * 4);
         if (!params) return params.status();
         impl->params = std::move(params.value());
-        if (Status s = dev->backend->upload(*impl->params, 0, words.data(), impl->params->size, UINT64_MAX);
+        // Waited for (no queuedTicket): nothing would keep the Operator's params alive for a queued copy.
+        if (Status s =
+                dev->backend->upload(*impl->params, 0, words.data(), impl->params->size, UINT64_MAX, nullptr);
             !s)
             return s;
     }
@@ -314,7 +316,15 @@ Status Device::upload(Buffer& buffer, uint64_t offset, const void* data, uint64_
     uint64_t left = 0;
     if (Status s = impl_->waitForBuffer("upload", *detail::impl(buffer), timeoutNs, &left); !s) return s;
     if (size == 0) return {};
-    return impl_->backend->upload(*detail::impl(buffer)->buffer, offset, data, size, left);
+    uint64_t queued = 0;
+    Status s = impl_->backend->upload(*detail::impl(buffer)->buffer, offset, data, size, left, &queued);
+    if (queued) { // a copy queued behind a gated submission: it holds the buffer, as a submission does
+        detail::Submission copy;
+        copy.keepAlive.push_back(detail::impl(buffer));
+        impl_->track(queued, std::move(copy));
+        detail::stampBuffer(*detail::impl(buffer), queued); // later transfers wait for the copy
+    }
+    return s;
 }
 
 Status Device::download(const Buffer& buffer, uint64_t offset, void* data, uint64_t size,

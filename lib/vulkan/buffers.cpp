@@ -2,7 +2,8 @@
 // The Vulkan device's buffers: device-local (or host-visible) buffers from the allocator, buffers wrapped
 // from an engine, labels, and uploads and downloads: a memcpy where the memory is mapped (lavapipe, most
 // integrated and mobile GPUs), else through a reused staging buffer in 32 MiB pieces, on a queue of their
-// own where the device has one, so that they never wait for other submissions.
+// own where the device has one. Without one, an upload behind a submission gated on an engine's semaphore
+// is queued and not waited for, so that it never waits for other submissions.
 #include "vulkan/device.hpp"
 
 #include "vulkan/test_seams.hpp"
@@ -194,12 +195,44 @@ Status VulkanDevice::stagedCopy(const detail::BufferRange& source, const detail:
     return settleStaging(deadlineNs);
 }
 
+bool VulkanDevice::gatedInFlight() {
+    if (!retire().ok()) return false;
+    for (const InFlight& f : inFlight_)
+        if (f.gated) return true;
+    return false;
+}
+
+Status VulkanDevice::deferredUpload(detail::BackendBuffer& buffer, uint64_t offset, const void* data,
+                                    uint64_t size, uint64_t* queuedTicket) {
+    auto staging = createBuffer(size, true);
+    if (!staging) return staging.status();
+    std::memcpy(staging.value()->mapped, data, size);
+    auto list = beginCommands(0);
+    if (!list) return list.status();
+    list.value()->copy({staging.value().get(), 0, size}, {&buffer, offset, size});
+    auto ticket = submit(std::move(list.value()));
+    if (!ticket) return ticket.status();
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (InFlight& f : inFlight_) // kept with the copy's submission, freed when it retires (if it has run
+        if (f.ticket == ticket.value()) f.staging = std::move(staging.value()); // already, freed here)
+    *queuedTicket = ticket.value();
+    return {};
+}
+
 Status VulkanDevice::upload(detail::BackendBuffer& buffer, uint64_t offset, const void* data, uint64_t size,
-                            uint64_t timeoutNs) {
+                            uint64_t timeoutNs, uint64_t* queuedTicket) {
     if (lost_) return Status(StatusCode::DeviceLost, "the device was lost");
     if (buffer.mapped) { // the runtime waited for the work that uses the buffer; coherent memory
         std::memcpy(static_cast<char*>(buffer.mapped) + offset, data, size);
         return {};
+    }
+    if (!transferQueue_ && queuedTicket) {
+        bool gated = false;
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            gated = gatedInFlight();
+        }
+        if (gated) return deferredUpload(buffer, offset, data, size, queuedTicket);
     }
     const uint64_t deadline = deadlineAfter(timeoutNs);
     std::lock_guard<std::mutex> lock(stagingMutex_);

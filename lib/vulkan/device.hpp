@@ -108,7 +108,7 @@ class VulkanDevice : public detail::BackendDevice {
     void log(LogLevel level, const std::string& message) const override { instance_->log(level, message); }
     Result<std::unique_ptr<detail::BackendBuffer>> createBuffer(uint64_t size, bool hostVisible) override;
     Status upload(detail::BackendBuffer& buffer, uint64_t offset, const void* data, uint64_t size,
-                  uint64_t timeoutNs) override;
+                  uint64_t timeoutNs, uint64_t* queuedTicket) override;
     Status download(detail::BackendBuffer& buffer, uint64_t offset, void* data, uint64_t size,
                     uint64_t timeoutNs) override;
     Status waitSignals(const std::vector<detail::ExternalSync::Signal>& signals, uint64_t timeoutNs) override;
@@ -154,6 +154,12 @@ class VulkanDevice : public detail::BackendDevice {
                       bool hostRead, uint64_t deadlineNs);
     // Waits for the staging buffer's last copy, if it may still run; caller holds stagingMutex_.
     Status settleStaging(uint64_t deadlineNs);
+    // Without transferQueue_, while a submission gated on an engine's semaphore is in flight: the bytes
+    // into a staging buffer of their own and the copy queued behind that submission, not waited for
+    // (its ticket in *queuedTicket).
+    Status deferredUpload(detail::BackendBuffer& buffer, uint64_t offset, const void* data, uint64_t size,
+                          uint64_t* queuedTicket);
+    bool gatedInFlight();                  // caller holds mutex_
     Status retire();                       // recycles the slots of completed submissions; caller holds mutex_
     void recycleLocked(CommandSlot& slot); // recycle() for a caller that holds mutex_
     // The device table, queue, memory properties, timeline semaphore and pipeline cache.
@@ -189,6 +195,8 @@ class VulkanDevice : public detail::BackendDevice {
         bool kept;
         std::shared_ptr<Fence> fence;         // fence tickets only
         std::vector<CommandSlot> transfers{}; // ownership barriers around `slot` (ExternalSync::Transfer)
+        bool gated = false;                   // waits on an engine's semaphore (ExternalSync::waits)
+        std::unique_ptr<detail::BackendBuffer> staging{}; // a deferred upload's bytes, until it ran
     };
     // A one-time command buffer of queue-family ownership barriers (acquire: from each transfer's family to
     // ours; else release: ours to theirs); caller holds mutex_.
@@ -230,8 +238,8 @@ class VulkanDevice : public detail::BackendDevice {
     // Device::upload and download copy through one kept host-visible buffer, in pieces of its size.
     std::mutex stagingMutex_; // guards what follows
     std::unique_ptr<VulkanBuffer> staging_;
-    // A second queue of queueFamily_, where ripple made the device and the family has one: its copies
-    // wait for no submission on queue_ (one gated on an engine's semaphore included). One copy at a time.
+    // A second queue of queueFamily_ (DeviceOptions::transferQueue, VulkanDeviceDesc::transferQueue): its
+    // copies wait for no submission on queue_ (one gated on an engine's semaphore included). One at a time.
     VkQueue transferQueue_ = VK_NULL_HANDLE;
     CommandSlot transferSlot_;
     VkFence transferFence_ = VK_NULL_HANDLE;

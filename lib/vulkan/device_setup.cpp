@@ -166,12 +166,14 @@ Result<std::unique_ptr<detail::BackendDevice>> VulkanDevice::create(const Device
         exts.push_back(VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME);
     }
 
-    // A second queue of the family, where it has one, for uploads and downloads (buffers.cpp): copies there
-    // never queue behind ripple's submissions. Same family: buffers need no ownership transfer.
+    // DeviceOptions::transferQueue: a second queue of the family, where it has one, for uploads and
+    // downloads (buffers.cpp), which then never queue behind ripple's submissions. Same family: buffers need
+    // no ownership transfer. Not by default: while a device held one, every kernel of the particles frame
+    // ran 2% slower on an H200 (NVIDIA 580; bench/NOTES.md, issue 57).
     const float priorities[2] = {1.0f, 1.0f};
     VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
     queue.queueFamilyIndex = dev->queueFamily_;
-    queue.queueCount = families[dev->queueFamily_].queueCount >= 2 ? 2 : 1;
+    queue.queueCount = options.transferQueue && families[dev->queueFamily_].queueCount >= 2 ? 2 : 1;
     queue.pQueuePriorities = priorities;
     VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features};
     info.queueCreateInfoCount = 1;

@@ -186,7 +186,8 @@ Result<uint64_t> VulkanDevice::submitSlot(CommandSlot& slot, bool kept, const de
         return lost(s);
     }
     ++nextTicket_;
-    inFlight_.push_back({ticket, slot, kept, std::move(fence), std::move(transfers)});
+    inFlight_.push_back(
+        {ticket, slot, kept, std::move(fence), std::move(transfers), sync && !sync->waits.empty()});
     return ticket;
 }
 

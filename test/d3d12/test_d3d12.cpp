@@ -70,9 +70,9 @@ TEST_CASE("D3D12 backend on vkd3d: root constants, descriptor tables, barriers, 
         return std::move(b.value());
     };
     auto bin = make(n * 4), bmid = make(n * 4), bout = make(n * 4 + 64), blen = make(n * 4);
-    REQUIRE(dev.upload(*bin, 0, in.data(), n * 4, UINT64_MAX).ok());
+    REQUIRE(dev.upload(*bin, 0, in.data(), n * 4, UINT64_MAX, nullptr).ok());
     const std::vector<uint32_t> poison(n + 16, 0xA5A5A5A5u);
-    REQUIRE(dev.upload(*bout, 0, poison.data(), (n + 16) * 4, UINT64_MAX).ok());
+    REQUIRE(dev.upload(*bout, 0, poison.data(), (n + 16) * 4, UINT64_MAX, nullptr).ok());
 
     // in -> (x*3+7) -> mid -> (x*5+1) -> out[16..]; and in -> (x*2+1) -> len (n = 1000 in that kernel).
     auto list = dev.beginCommands(0);
@@ -333,7 +333,7 @@ TEST_CASE("D3D12 fills, timestamps, and the bytecode cache round trip", "[d3d12]
     auto a = dev.createBuffer(1024, false), b = dev.createBuffer(1024, false);
     REQUIRE((a.ok() && b.ok()));
     const std::vector<uint32_t> poison(256, 0x5A5A5A5Au);
-    REQUIRE(dev.upload(*a.value(), 0, poison.data(), 1024, UINT64_MAX).ok());
+    REQUIRE(dev.upload(*a.value(), 0, poison.data(), 1024, UINT64_MAX, nullptr).ok());
     auto list = dev.beginCommands(2);
     REQUIRE(list.ok());
     list.value()->fill({a.value().get(), 64, 400}, 0x01020304u);
