@@ -285,6 +285,10 @@ class RIPPLE_API Device {
     /// not waited for: it lands before any later submission runs, and the buffer counts as in use until
     /// then. Work recorded into an engine's command buffer (interop::recordInto) is the engine's to
     /// complete first.
+    /// @param buffer a buffer of this Device
+    /// @param offset byte offset into `buffer`
+    /// @param data host bytes to copy, not null when size > 0
+    /// @param size bytes; offset + size within the buffer
     /// @param timeoutNs nanoseconds to wait at most (default: 10 minutes)
     /// @return InvalidArgument (empty or foreign buffer, range outside it, null `data` with size > 0),
     /// Timeout (naming what it waited for), OutOfMemory (staging), DeviceLost.
@@ -295,6 +299,11 @@ class RIPPLE_API Device {
     /// Waits as upload() does (the host reads mapped memory only where it is cached), except that a copy
     /// through staging on ripple's own queue cannot be left queued: behind a gated submission it returns
     /// Timeout after `timeoutNs`.
+    /// @param buffer a buffer of this Device
+    /// @param offset byte offset into `buffer`
+    /// @param data host memory receiving `size` bytes, not null when size > 0
+    /// @param size bytes; offset + size within the buffer
+    /// @param timeoutNs nanoseconds to wait at most (default: 10 minutes)
     /// @return as upload().
     Status download(const Buffer& buffer, uint64_t offset, void* data, uint64_t size,
                     uint64_t timeoutNs = 600'000'000'000ull);
