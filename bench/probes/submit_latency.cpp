@@ -206,7 +206,7 @@ struct Probe {
     }
 };
 
-enum class Mode { SemWait, SemPoll, SemAndWordPoll, WordPollOnly, FenceWait, FencePoll };
+enum class Mode { SemWait, SemPoll, SemAndWordPoll, WordPollOnly, FenceWait, FencePoll, FreshFencePoll };
 
 static const char* name(Mode m) {
     switch (m) {
@@ -222,12 +222,14 @@ static const char* name(Mode m) {
         return "fence, vkWaitForFences";
     case Mode::FencePoll:
         return "fence, poll vkGetFenceStatus";
+    case Mode::FreshFencePoll:
+        return "new fence per submit, poll, destroy";
     }
     return "";
 }
 
 static void run(Probe& p, Mode m, bool cmdReset) {
-    std::vector<double> rec, sub, wait, total, launch, span, tail;
+    std::vector<double> rec, sub, wait, total, launch, span, tail, create, destroy;
     const bool word = m == Mode::SemAndWordPoll || m == Mode::WordPollOnly;
     const bool sem = m == Mode::SemWait || m == Mode::SemPoll || m == Mode::SemAndWordPoll;
     for (int i = 0; i < 330; ++i) {
@@ -243,8 +245,15 @@ static void run(Probe& p, Mode m, bool cmdReset) {
         si.pCommandBuffers = &p.cmd;
         si.signalSemaphoreCount = sem ? 1 : 0;
         si.pSignalSemaphores = &p.timeline;
-        const bool useFence = m == Mode::FenceWait || m == Mode::FencePoll;
-        CHECK(vkQueueSubmit(p.queue, 1, &si, useFence ? p.fence : VK_NULL_HANDLE));
+        const bool useFence = m == Mode::FenceWait || m == Mode::FencePoll || m == Mode::FreshFencePoll;
+        VkFence fence = p.fence;
+        double tc = nowUs();
+        if (m == Mode::FreshFencePoll) { // what ripple's fence tickets did until issue 58: a fence each
+            VkFenceCreateInfo fi{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+            CHECK(vkCreateFence(p.dev, &fi, nullptr, &fence));
+        }
+        create.push_back(nowUs() - tc);
+        CHECK(vkQueueSubmit(p.queue, 1, &si, useFence ? fence : VK_NULL_HANDLE));
         const double t2 = nowUs();
         switch (m) {
         case Mode::SemWait: {
@@ -268,12 +277,18 @@ static void run(Probe& p, Mode m, bool cmdReset) {
             CHECK(vkWaitForFences(p.dev, 1, &p.fence, VK_TRUE, UINT64_MAX));
             break;
         case Mode::FencePoll:
-            while (vkGetFenceStatus(p.dev, p.fence) != VK_SUCCESS) {
+        case Mode::FreshFencePoll:
+            while (vkGetFenceStatus(p.dev, fence) != VK_SUCCESS) {
             }
             break;
         }
         const double t3 = nowUs();
-        if (useFence) CHECK(vkResetFences(p.dev, 1, &p.fence));
+        tc = nowUs();
+        if (m == Mode::FreshFencePoll)
+            vkDestroyFence(p.dev, fence, nullptr);
+        else if (useFence)
+            CHECK(vkResetFences(p.dev, 1, &p.fence));
+        destroy.push_back(nowUs() - tc);
         if (!sem) { // the queue must be idle before the pool is reset: word seen means the commands ran
             CHECK(vkQueueWaitIdle(p.queue));
         }
@@ -294,6 +309,8 @@ static void run(Probe& p, Mode m, bool cmdReset) {
         "tail %6.1f us\n",
         name(m), cmdReset ? "cmd-reset" : "host-reset", p.startBarrier ? "barrier" : "no-barrier", med(rec),
         med(sub), med(wait), med(total), med(launch), med(span), med(tail));
+    std::printf("%-40s fence create %6.1f us, destroy or reset %6.1f us (submit above includes create)\n", "",
+                med(create), med(destroy));
 }
 
 int main() {
@@ -302,7 +319,7 @@ int main() {
     if (!p.calibrated) std::printf("no VK_EXT_calibrated_timestamps: launch and tail not measured\n");
     for (int round = 0; round < 2; ++round) {
         for (Mode m : {Mode::SemWait, Mode::SemPoll, Mode::SemAndWordPoll, Mode::WordPollOnly,
-                       Mode::FenceWait, Mode::FencePoll})
+                       Mode::FenceWait, Mode::FencePoll, Mode::FreshFencePoll})
             for (bool cmdReset : {true, false}) run(p, m, cmdReset);
         p.startBarrier = false;
         run(p, Mode::SemPoll, false);
