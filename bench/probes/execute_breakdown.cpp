@@ -23,8 +23,13 @@ static double med(std::vector<double> v) {
     return v[v.size() / 2];
 }
 
-static void breakdown(ripple::Device& d, const char* name, const ripple::Operator& op,
+static void breakdown(ripple::Device& d, const char* name, const ripple::Result<ripple::Operator>& compiled,
                       const std::vector<ripple::TensorBinding>& b) {
+    if (!compiled.ok()) { // a profile's limits may refuse a case (RIPPLE_DEVICE_PROFILE)
+        std::printf("%-34s refused: %s\n", name, compiled.status().message().c_str());
+        return;
+    }
+    const ripple::Operator& op = compiled.value();
     std::vector<double> create, record, submit, wait, total, gpu;
     std::vector<std::vector<double>>
         levels; // per level, single submissions (ripple-bench's are back to back)
@@ -90,6 +95,7 @@ static bool makeCudaContext() {
            retain(&context, device) == 0 && setCurrent(context) == 0;
 }
 int main(int argc, char** argv) {
+    std::setvbuf(stdout, nullptr, _IOLBF, 0); // lines survive an abort
     if (argc > 1 && !std::strcmp(argv[1], "cuda"))
         std::printf("CUDA context in the process: %s\n", makeCudaContext() ? "made" : "FAILED");
     auto dev = ripple::Device::create();
@@ -103,7 +109,7 @@ int main(int argc, char** argv) {
     k.K = 2;
     auto tiny = d.compile(k);
     auto in = d.createBuffer(64), v = d.createBuffer(64), ix = d.createBuffer(64);
-    breakdown(d, "topk (1,1,3,4) k2", tiny.value(), {{&in.value(), 0}, {&v.value(), 0}, {&ix.value(), 0}});
+    breakdown(d, "topk (1,1,3,4) k2", tiny, {{&in.value(), 0}, {&v.value(), 0}, {&ix.value(), 0}});
     ripple::TopKDesc big = k;
     big.InputTensor = {ripple::DataType::Float32, {64, 128256}, {}};
     big.OutputValueTensor = {ripple::DataType::Float32, {64, 50}, {}};
@@ -117,8 +123,7 @@ int main(int argc, char** argv) {
     std::mt19937 g(1);
     for (float& x : logits) x = std::uniform_real_distribution<float>(-8, 8)(g);
     (void)d.upload(bin.value(), 0, logits.data(), logits.size() * 4);
-    breakdown(d, "topk (64,128256) k50", llm.value(),
-              {{&bin.value(), 0}, {&bv.value(), 0}, {&bi.value(), 0}});
+    breakdown(d, "topk (64,128256) k50", llm, {{&bin.value(), 0}, {&bv.value(), 0}, {&bi.value(), 0}});
     const uint64_t R = 1048576, C = 256, U = 65536;
     ripple::ScatterNDDesc s;
     s.InputTensor = s.OutputTensor = {ripple::DataType::Float32, {uint32_t(R), uint32_t(C)}, {}};
@@ -127,19 +132,20 @@ int main(int argc, char** argv) {
     s.InputDimensionCount = s.IndicesDimensionCount = 2;
     auto op = d.compile(s);
     auto t = d.createBuffer(R * C * 4), ind = d.createBuffer(U * 4), up = d.createBuffer(U * C * 4);
+    if (!t || !ind || !up) return std::printf("scatter: no buffers: %s\n", t.status().message().c_str()), 0;
     std::vector<int32_t> rows(R);
     std::iota(rows.begin(), rows.end(), 0);
     std::shuffle(rows.begin(), rows.end(), std::mt19937(2));
     (void)d.upload(ind.value(), 0, rows.data(), U * 4);
-    breakdown(d, "scatter_nd in place 65536 rows", op.value(),
+    breakdown(d, "scatter_nd in place 65536 rows", op,
               {{&t.value(), 0}, {&ind.value(), 0}, {&up.value(), 0}, {&t.value(), 0}});
     s.Deterministic = true; // the same work in the deterministic mode: 11 levels instead of 1
     auto det = d.compile(s);
-    breakdown(d, "scatter_nd in place, deterministic", det.value(),
+    breakdown(d, "scatter_nd in place, deterministic", det,
               {{&t.value(), 0}, {&ind.value(), 0}, {&up.value(), 0}, {&t.value(), 0}});
     s.Reduction = ripple::ScatterReduction::Add;
     auto detAdd = d.compile(s);
-    breakdown(d, "scatter_nd in place, add, det", detAdd.value(),
+    breakdown(d, "scatter_nd in place, add, det", detAdd,
               {{&t.value(), 0}, {&ind.value(), 0}, {&up.value(), 0}, {&t.value(), 0}});
     return 0;
 }
