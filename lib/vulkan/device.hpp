@@ -206,6 +206,12 @@ class VulkanDevice : public detail::BackendDevice {
     Result<uint64_t> completedTicket();
     // Fence tickets: waits for `ticket` (fence_tickets.cpp); wait() for timeline ones.
     Status waitFence(uint64_t ticket, uint64_t timeoutNs);
+    // Fence tickets: an unsignalled fence for the next submission, a retired one reset where one is free
+    // (creating and destroying a fence a submission cost NVIDIA's driver about 250 us each way: bench/
+    // NOTES.md, issue 58); caller holds mutex_.
+    Result<std::shared_ptr<Fence>> takeFence();
+    // Fence tickets: a retired submission's fence back to the free list, unless a waiter still holds it.
+    void keepFence(std::shared_ptr<Fence> fence);
     // After a wait's driver call: Timeout, a lost device, or the completed submissions retired.
     Status finishWait(VkResult r, uint64_t ticket, uint64_t timeoutNs, const char* what);
 
@@ -226,6 +232,7 @@ class VulkanDevice : public detail::BackendDevice {
     std::mutex mutex_; // guards the queue, the slot lists, tickets and pipelines_
     std::deque<InFlight> inFlight_;
     std::vector<CommandSlot> freeSlots_;
+    std::vector<std::shared_ptr<Fence>> freeFences_;       // fence tickets: retired ones, reset when taken
     std::map<uint64_t, std::vector<uint64_t>> timestamps_; // completed tickets' times, until read
     std::map<std::string, Pipeline> pipelines_;
     std::atomic<bool> lost_{false}; // set from any thread that sees VK_ERROR_DEVICE_LOST

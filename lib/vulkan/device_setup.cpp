@@ -291,6 +291,7 @@ VulkanDevice::~VulkanDevice() {
         for (CommandSlot& t : f.transfers) freeSlots_.push_back(t);
     }
     inFlight_.clear(); // and their fences
+    freeFences_.clear();
     for (CommandSlot& slot : freeSlots_) {
         for (VkDescriptorPool p : slot.descriptorPools) t_.vkDestroyDescriptorPool(device_, p, nullptr);
         if (slot.queries) t_.vkDestroyQueryPool(device_, slot.queries, nullptr);

@@ -25,6 +25,31 @@ VulkanDevice::Fence::~Fence() {
     if (fence) device.table().vkDestroyFence(device.handle(), fence, nullptr);
 }
 
+Result<std::shared_ptr<VulkanDevice::Fence>> VulkanDevice::takeFence() {
+    // A retired submission's fence may still be unsignalled: a later fence's signal is what retired it. Such
+    // a fence is left for later: resetting one with a pending signal is invalid.
+    for (size_t i = freeFences_.size(); i-- > 0;) {
+        std::shared_ptr<Fence> f = freeFences_[i];
+        const VkResult r = t_.vkGetFenceStatus(device_, f->fence);
+        if (r == VK_NOT_READY) continue;
+        freeFences_.erase(freeFences_.begin() + static_cast<std::ptrdiff_t>(i));
+        if (r != VK_SUCCESS) return lost(check(r, "vkGetFenceStatus"));
+        if (Status s = check(t_.vkResetFences(device_, 1, &f->fence), "vkResetFences"); !s) return lost(s);
+        return f;
+    }
+    auto fence = std::make_shared<Fence>(Fence{*this});
+    VkFenceCreateInfo info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    if (Status s = check(t_.vkCreateFence(device_, &info, nullptr, &fence->fence), "vkCreateFence"); !s)
+        return s;
+    return fence;
+}
+
+void VulkanDevice::keepFence(std::shared_ptr<Fence> fence) {
+    // A waiter outside mutex_ (waitFence) still holds it: it goes when the waiter lets go. The list is
+    // bounded by the submissions in flight at once; 64 covers a frame's worth.
+    if (fence && fence.use_count() == 1 && freeFences_.size() < 64) freeFences_.push_back(std::move(fence));
+}
+
 Result<uint64_t> VulkanDevice::completedTicket() {
     if (!fenceTickets_) {
         uint64_t done = 0;

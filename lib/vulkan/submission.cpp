@@ -171,9 +171,13 @@ Result<uint64_t> VulkanDevice::submitSlot(CommandSlot& slot, bool kept, const de
     std::shared_ptr<Fence> fence;
     VkResult submitted = injected(detail::FaultPoint::Submit);
     if (submitted == VK_SUCCESS && fenceTickets_) {
-        fence = std::make_shared<Fence>(Fence{*this});
-        VkFenceCreateInfo info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-        submitted = t_.vkCreateFence(device_, &info, nullptr, &fence->fence);
+        auto taken = takeFence();
+        if (!taken) {
+            for (CommandSlot& t : transfers) recycleLocked(t);
+            if (!kept) recycleLocked(slot);
+            return taken.status();
+        }
+        fence = std::move(taken.value());
     }
     if (submitted == VK_SUCCESS) {
         if (lockQueue_) lockQueue_(); // an engine's queue: it may be submitting from other threads
@@ -303,6 +307,7 @@ Status VulkanDevice::retire() {
         const uint64_t ticket = inFlight_.front().ticket;
         const bool kept = inFlight_.front().kept;
         for (CommandSlot& t : inFlight_.front().transfers) recycleLocked(t);
+        keepFence(std::move(inFlight_.front().fence));
         inFlight_.pop_front();
         if (slot.queries) { // read before a recording's next submission resets them
             std::vector<uint64_t> ticks(slot.querySlots);
