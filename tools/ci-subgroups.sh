@@ -62,7 +62,8 @@ unset LP_NATIVE_VECTOR_WIDTH
 
 step "$ops" "[limits]"
 for entry in vulkan-minimum:128 android-baseline-2022:128 mobile-vk11:512 apple-m1-moltenvk:1024 \
-    intel-iris-xe:1024 amd-rdna-wave64:2048 amd-rdna-wave32:1024; do
+    intel-iris-xe:1024 amd-rdna-wave64:2048 amd-rdna-wave32:1024 mali-valhall-panvk:512 \
+    adreno-6xx-turnip:2048 powervr-rogue:128; do
     IFS=: read -r profile width <<<"$entry"
     echo "=== profile $profile, LP_NATIVE_VECTOR_WIDTH=$width"
     RIPPLE_DEVICE_PROFILE=$profile LP_NATIVE_VECTOR_WIDTH=$width RIPPLE_VALIDATION=1 \

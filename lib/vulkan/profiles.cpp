@@ -67,6 +67,31 @@ const Profile kProfiles[] = {
     // profiles/Android/VP_ANDROID_vulkan_profile_2021.json, requires none of them).
     {"mobile-vk11", api(1, 1), "int16", 16,
      16384, 128, {128, 128, 64}, {65535, 65535, 65535}, 134217728, 256, 4},
+    // Real mobile parts, from Mesa's open drivers (github.com/mirror/mesa) where Vulkan-Profiles has no
+    // gpuinfo file for them (issue 58):
+    // Arm Mali Valhall (v10: G310-G710) under panvk: src/panfrost/vulkan/panvk_physical_device.c at 12a1936
+    // (Vulkan 1.1 on v10; no shaderFloat16 or 64-bit atomics; 16-wide subgroups; 32 KiB of shared memory;
+    // 64 storage buffers a stage). Its invocations are the GPU's THREAD_MAX_WORKGROUP_SIZE register, which
+    // the source does not hold: 512 here is the one assumed figure.
+    {"mali-valhall-panvk", api(1, 1),
+     "int64 storage8 storage16 int8 int16 nanPreserve32 subgroups fullSubgroups pushDescriptors timeline", 16,
+     32768, 512, {512, 512, 512}, {65535, 65535, 65535}, 4294967295ull, 16, 64},
+    // Qualcomm Adreno 6xx (a650/a660) under turnip: src/freedreno/vulkan/tu_device.cc at 04f4d8d (Vulkan 1.3;
+    // 8-bit storage and 64-bit atomics only on a7xx; subgroups of threadsize_base * 2 = 128; workgroups of
+    // 2048 invocations but 1024 a dimension; cs_shared_mem_size 32 KiB in src/freedreno/common/
+    // freedreno_devices.py; MAX_STORAGE_BUFFER_RANGE 1 << 27 in tu_common.h). shaderInt64 left out: not
+    // read from the source.
+    {"adreno-6xx-turnip", api(1, 3),
+     "storage16 int8 int16 float16 subgroups fullSubgroups pushDescriptors timeline", 128,
+     32768, 1024, {1024, 1024, 1024}, {65535, 65535, 65535}, 134217728, 16, kMax},
+    // Imagination PowerVR Rogue under Mesa's driver: src/imagination/vulkan/pvr_device.c at 12a1936 (16 KiB
+    // of shared memory; 384 invocations on cores of 14 USC slots, 512 on 16; 28 storage buffers a stage on
+    // the smallest (CS408); 128 MiB ranges; shaderInt64 and shaderInt16; no subgroup operations, 8/16-bit
+    // storage or push descriptors; timeline semaphores through the extension). That driver reports Vulkan
+    // 1.0 (PVR_API_VERSION), on which ripple does not run; the profile is its limits at Vulkan 1.1, what
+    // Android requires of a device's own driver.
+    {"powervr-rogue", api(1, 1), "int64 int16 timeline", 1,
+     16384, 384, {384, 384, 64}, {65536, 65536, 65536}, 134217728, 16, 28},
 };
 // clang-format on
 

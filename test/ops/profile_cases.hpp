@@ -9,9 +9,9 @@
 
 namespace pc {
 
-inline const char* const kProfiles[] = {"vulkan-minimum", "android-baseline-2022", "apple-m1-moltenvk",
-                                        "intel-iris-xe",  "amd-rdna-wave64",       "amd-rdna-wave32",
-                                        "mobile-vk11"};
+inline const char* const kProfiles[] = {
+    "vulkan-minimum",  "android-baseline-2022", "apple-m1-moltenvk",  "intel-iris-xe",     "amd-rdna-wave64",
+    "amd-rdna-wave32", "mobile-vk11",           "mali-valhall-panvk", "adreno-6xx-turnip", "powervr-rogue"};
 
 inline void requireFits(const ripple::kernels::KernelInfo& k, const ripple::AdapterFeatures& f) {
     uint32_t storageBuffers = 0;
