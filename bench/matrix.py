@@ -3,7 +3,12 @@
 """ripple's benchmark matrices as a user meets them: in several separate processes, torch in the same ones.
 
 usage: python3 bench/matrix.py --lib build-gpu/bench/libripple-bench-module.so [--processes 3]
-                               [--out DIR] [--what all|topk|scatter] [--no-torch] [-- RIPPLE_BENCH_ARGS...]
+                               [--out DIR] [--what all|topk|scatter] [--no-torch]
+                               [--kernels fast|portable] [--profile NAME] [-- RIPPLE_BENCH_ARGS...]
+
+--kernels: the kernel family (ripple-bench --kernels; portable is what the D3D12 back-end runs). --profile:
+RIPPLE_DEVICE_PROFILE for every process (lib/vulkan/profiles.cpp: e.g. mobile-vk11 takes the small-device
+variants and fence tickets), so one GPU measures each class of device's kernels.
 
 Each process (a fresh Python) creates its CUDA context through torch first, then loads ripple-bench as a
 module (ctypes) and runs its whole matrix in that process (`ripple-bench WHAT --json ...`), then times torch
@@ -175,13 +180,18 @@ def main():
     out = opt("--out", "bench-matrix")
     what = opt("--what", "all")
     use_torch = "--no-torch" not in argv
+    if "--kernels" in argv:
+        extra = ["--kernels", opt("--kernels", "fast")] + extra
+    env = dict(os.environ)
+    if "--profile" in argv:
+        env["RIPPLE_DEVICE_PROFILE"] = opt("--profile", "")
     os.makedirs(out, exist_ok=True)
     results = []
     for p in range(processes):
         path = os.path.join(out, f"process{p}.json")
         print(f"process {p + 1} of {processes}", flush=True)
         cfg = json.dumps([path, lib, what, extra, use_torch])
-        rc = subprocess.call([sys.executable, os.path.abspath(__file__), "--child", cfg])
+        rc = subprocess.call([sys.executable, os.path.abspath(__file__), "--child", cfg], env=env)
         if rc not in (0, 3):
             print(f"process {p + 1} failed with exit status {rc}")
             sys.exit(rc)
@@ -211,7 +221,8 @@ def main():
     text = "\n".join(lines)
     print(text)
     open(os.path.join(out, "matrix.md"), "w").write(text + "\n")
-    json.dump(dict(device=results[0]["device"], processes=results, table=table),
+    json.dump(dict(device=results[0]["device"], kernels=opt("--kernels", "fast"), profile=opt("--profile", ""),
+                   processes=results, table=table),
               open(os.path.join(out, "matrix.json"), "w"), indent=1)
     sys.exit(0 if all(r["ok"] for r in table) else 3)
 

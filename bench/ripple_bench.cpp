@@ -3,9 +3,12 @@
 //
 //   ripple-bench [record|topk|scatter|all] [--ops N] [--repeat R] [--json FILE] [--device I]
 //                [--max-elements E] [--case NAME-PART] [--shape D0xD1...:AXIS:K]
-//                [--data random|equal|two|narrow] [--kernels auto|portable]
+//                [--data random|equal|two|narrow] [--kernels fast|portable]
 //
-// --kernels portable: DeviceOptions::kernels = KernelPreference::Portable, the variants D3D12 runs.
+// --kernels portable: DeviceOptions::kernels = KernelPreference::Portable, the variants D3D12 runs; fast (or
+// auto, the default): the fastest variants the device can run. RIPPLE_DEVICE_PROFILE
+// (lib/vulkan/profiles.cpp) emulates a class of device on this one: its limits pick the variants, as on that
+// device.
 //
 // record: N independent small TopKs ([1,256] FLOAT32, K = 8, each on its own slice of one input and one
 //   output buffer) recorded into one CommandRecorder: host microseconds per recorded operator (median of R
@@ -170,7 +173,8 @@ int main(int argc, char** argv) {
         else if (a == "--max-elements")
             opt.maxElements = std::strtoull(argv[i + 1], nullptr, 10);
         else if (a == "--kernels" &&
-                 (std::string(argv[i + 1]) == "auto" || std::string(argv[i + 1]) == "portable"))
+                 (std::string(argv[i + 1]) == "auto" || std::string(argv[i + 1]) == "fast" ||
+                  std::string(argv[i + 1]) == "portable"))
             options.kernels = std::string(argv[i + 1]) == "portable" ? ripple::KernelPreference::Portable
                                                                      : ripple::KernelPreference::Auto;
         else
@@ -182,7 +186,7 @@ int main(int argc, char** argv) {
                             "usage: ripple-bench [record|topk|scatter|all] [--ops N] [--repeat R] [--json "
                             "FILE] [--device I] [--max-elements E] [--case NAME-PART] "
                             "[--shape D0xD1...:AXIS:K] [--data random|equal|two|narrow] "
-                            "[--kernels auto|portable]\n"),
+                            "[--kernels fast|portable]\n"),
                2;
     auto device = ripple::Device::create(options);
     if (!device) return fail(device.status());
