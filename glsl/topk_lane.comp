@@ -8,7 +8,7 @@
 #if defined(DTYPE_i64) || defined(DTYPE_u64)
 #define KEYW_k2
 #endif
-layout(local_size_x = 256) in;
+layout(local_size_x = RIPPLE_GROUP_SIZE) in;  // 256, or 128 in .small (RippleKernels.cmake)
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
 #include "ripple/common.glsl"

@@ -3,7 +3,7 @@
 #extension GL_GOOGLE_include_directive : require
 // Radix TopK: every element at or below its row's threshold composite (exactly K per row) is appended to the
 // row's K survivor entries, in no particular order. Bindings: 1 input, 2 state, 3 survivors.
-layout(local_size_x = 256) in;
+layout(local_size_x = RIPPLE_GROUP_SIZE) in;  // 256, or 128 in .small (RippleKernels.cmake)
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
 #if defined(DTYPE_i64) || defined(DTYPE_u64)

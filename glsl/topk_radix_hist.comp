@@ -4,7 +4,7 @@
 // Radix TopK, a digit pass: each workgroup counts, for one chunk of a row, the digits of the elements that
 // still agree with the row's threshold prefix, in shared memory, then adds them to the row's histogram.
 // Resolved rows are skipped. Bindings: 1 input, 2 state, 3 histograms.
-layout(local_size_x = 256) in;
+layout(local_size_x = RIPPLE_GROUP_SIZE) in;  // 256, or 128 in .small (RippleKernels.cmake)
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
 #if defined(DTYPE_i64) || defined(DTYPE_u64)
@@ -30,7 +30,7 @@ void main() {
         const uint row = g / chunks;
         if (state[row * RADIX_STATE + 4u] != 0u) continue;  // resolved: the same for the whole workgroup
         uint p[3] = uint[3](state[row * RADIX_STATE], state[row * RADIX_STATE + 1u], state[row * RADIX_STATE + 2u]);
-        sHist[lid] = 0u;
+        for (uint b = lid; b < 256u; b += gl_WorkGroupSize.x) sHist[b] = 0u;
         barrier();
         const uint begin = (g % chunks) * chunk, end = min(n, begin + chunk);
         for (uint j = begin + lid; j < end; j += gl_WorkGroupSize.x) {
@@ -39,7 +39,8 @@ void main() {
             if (abovePrefix(c, p, word, shift)) atomicAdd(sHist[(c[word] >> shift) & 0xFFu], 1u);
         }
         barrier();
-        if (sHist[lid] != 0u) atomicAdd(hist[row * 256u + lid], sHist[lid]);
+        for (uint b = lid; b < 256u; b += gl_WorkGroupSize.x)
+            if (sHist[b] != 0u) atomicAdd(hist[row * 256u + b], sHist[b]);
         barrier();
     }
 }

@@ -3,7 +3,7 @@
 #extension GL_GOOGLE_include_directive : require
 // Radix TopK, first pass: every row's selection state (nothing decided, K needed) and histogram cleared.
 // Bindings: 1 state, 2 histograms.
-layout(local_size_x = 256) in;
+layout(local_size_x = RIPPLE_GROUP_SIZE) in;  // 256, or 128 in .small (RippleKernels.cmake)
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
 #include "ripple/common.glsl"

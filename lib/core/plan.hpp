@@ -65,15 +65,18 @@ struct Plan {
 struct PlanLimits {
     uint64_t maxStorageBufferRange = 1ull << 27;
     // Plan only strategies whose kernels have small-device variants (glsl/CMakeLists.txt, SMALL: 128
-    // invocations, at most 16 KiB of shared memory and 4 storage buffers): TopK's tiles (bitonic tiles,
-    // merge levels, emit), the scatters' copy and element passes, the deterministic sort with its scatter
-    // in two dispatches. For a device on which the strategy the
+    // invocations, at most 16 KiB of shared memory and 4 storage buffers): TopK's rank counting, lanes
+    // (K <= 32) and tiles (bitonic tiles, merge levels, emit), the scatters' copy and element passes, the
+    // deterministic sort with its scatter in two dispatches. For a device on which the strategy the
     // shape would take has a kernel over its limits (runtime/device.cpp plans again with this set).
     bool smallKernels = false;
 };
 
 // Workgroups for `work` items at 256 per group, capped at the 65535 every device supports.
 uint32_t groupsFor(uint64_t work);
+// The same at `perGroup` items a group: a kernel whose small-device form runs 128 invocations a group
+// (PlanLimits::smallKernels) and loops over its items needs twice the groups for the same parallelism.
+uint32_t groupsFor(uint64_t work, uint32_t perGroup);
 
 // Scratch bindings laid out one after another, each at a 256-byte boundary (a storage buffer offset
 // alignment every Vulkan and D3D12 device accepts), in plain or zeroed scratch. A planner lays them out,

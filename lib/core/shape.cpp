@@ -8,7 +8,11 @@
 namespace ripple::core {
 
 uint32_t groupsFor(uint64_t work) {
-    uint64_t groups = (work + 255) / 256;
+    return groupsFor(work, 256);
+}
+
+uint32_t groupsFor(uint64_t work, uint32_t perGroup) {
+    const uint64_t groups = (work + perGroup - 1) / perGroup;
     return static_cast<uint32_t>(std::clamp<uint64_t>(groups, 1, 65535));
 }
 

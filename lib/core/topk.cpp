@@ -18,6 +18,9 @@
 // - Everything else (short rows with K over 32, K over 1024 otherwise): sort tiles of up to 1024 entries in
 //   shared memory, keep each tile's best min(K, tile), merge pairs of runs level by level (binary search,
 //   truncated to K), emit. O(n log n) per row whatever K is.
+// On a small device (PlanLimits::smallKernels: the kernels' 128-invocation forms) the strategies are rank
+// counting, lanes for every K <= 32 with rows * parts to fill a GPU, the multi-pass radix for other rows over
+// 1024 with K <= 1024, and tiles for the rest.
 // Every strategy reads non-last axes in place through the input's strides.
 #include "core/shape.hpp"
 #include "core/topk_plan.hpp"
@@ -178,9 +181,14 @@ Result<Plan> planRadix(Plan plan, const TopKDesc& desc, uint64_t rows, const Pla
     uint64_t T = 1;
     uint32_t log2T = 0;
     while (T < K) T <<= 1, ++log2T;
-    const uint64_t chunks = (n + kRadixChunk - 1) / kRadixChunk;
+    // Chunks of kRadixChunk; a small device's few long rows in smaller ones, down to 512, so that the
+    // passes have about 512 workgroups to spread.
+    uint64_t chunk = kRadixChunk;
+    while (limits.smallKernels && chunk > 512 && rows * ((n + chunk - 1) / chunk) < 512) chunk /= 2;
+    const uint64_t chunks = (n + chunk - 1) / chunk;
+    const uint32_t perGroup = limits.smallKernels ? 128 : 256;
     topkParams(plan.params, desc, T, log2T, 1, 1, rows, rows, 0);
-    plan.params.push_back(kRadixChunk);
+    plan.params.push_back(static_cast<uint32_t>(chunk));
     plan.params.push_back(static_cast<uint32_t>(chunks));
     plan.params.push_back(8 * elementSize(in.DataType));
 
@@ -199,7 +207,7 @@ Result<Plan> planRadix(Plan plan, const TopKDesc& desc, uint64_t rows, const Pla
         addDispatch(plan, std::move(kernel), std::move(b), arg, groups);
     };
     const PlanBinding params{BindingKind::Params}, input{BindingKind::Tensor, 0};
-    dispatch("topk_radix_init." + keyClass, {params, state, hist}, 0, groupsFor(rows * 256));
+    dispatch("topk_radix_init." + keyClass, {params, state, hist}, 0, groupsFor(rows * 256, perGroup));
     // Digits, most significant first: the key's bits (only the type's), then the index's.
     std::vector<uint32_t> digits; // word << 8 | shift
     const uint32_t keyBits = 8 * elementSize(in.DataType);
@@ -220,12 +228,12 @@ Result<Plan> planRadix(Plan plan, const TopKDesc& desc, uint64_t rows, const Pla
     dispatch("topk_radix_sort." + keyClass, {params, survivors}, 0, rowGroups);
     dispatch(std::string("topk_emit.") + elementClass(in.DataType) + "." + keyClass,
              {params, input, survivors, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}}, 0,
-             groupsFor(rows * K));
+             groupsFor(rows * K, perGroup));
     return plan;
 }
 
 // Rank counting (topk_rank.comp): one invocation per element; params as planLane's with one part per row.
-Result<Plan> planRank(Plan plan, const TopKDesc& desc, uint64_t rows) {
+Result<Plan> planRank(Plan plan, const TopKDesc& desc, uint64_t rows, const PlanLimits& limits) {
     const TensorDesc& in = desc.InputTensor;
     const uint64_t n = in.Sizes[desc.Axis];
     topkParams(plan.params, desc, 1, 0, 1, 1, rows, rows, 0);
@@ -233,7 +241,7 @@ Result<Plan> planRank(Plan plan, const TopKDesc& desc, uint64_t rows) {
     addDispatch(
         plan, std::string("topk_rank.") + typeClass(in.DataType),
         {{BindingKind::Params}, {BindingKind::Tensor, 0}, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}},
-        0, groupsFor(rows * n));
+        0, groupsFor(rows * n, limits.smallKernels ? 128 : 256));
     return plan;
 }
 
@@ -264,7 +272,7 @@ Result<Plan> planLane(Plan plan, const TopKDesc& desc, uint64_t rows, uint64_t p
                                                {BindingKind::Tensor, 2},
                                                candidates};
     addDispatch(plan, std::string("topk_lane.") + typeClass(in.DataType) + "." + kmaxName, bindings,
-                parts > 1 ? 1 : 0, groupsFor(rows * parts));
+                parts > 1 ? 1 : 0, groupsFor(rows * parts, limits.smallKernels ? 128 : 256));
     // The merge runs one row per invocation in workgroups of 64, so that 8192 rows spread over 128 SMs, not
     // 32 (H100, (128,4096,64) K=16: merge 51.5 -> 42.3 us; bench/NOTES.md, issue 21).
     if (parts > 1)
@@ -382,11 +390,10 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
     if (K == 0 || rows == 0 || axisSize == 0) return plan;
     const bool contiguousRows = effectiveStrides(in)[desc.Axis] == 1;
     const uint64_t elements = rows * axisSize;
-    if (limits.smallKernels) return planTiles(std::move(plan), desc, rows, limits);
     if (axisSize <= kRankMaxRow && rows <= kRankMaxRows &&
         elements <= (contiguousRows ? kRankMaxElements : kRankMaxStridedElements) &&
         elements * axisSize <= (K <= kLaneMaxK ? kRankMaxWork : kRankMaxWorkLargeK) && !rankDisabledForTests)
-        return planRank(std::move(plan), desc, rows);
+        return planRank(std::move(plan), desc, rows, limits);
     if (K <= kLaneMaxK) {
         uint64_t kmax = 1;
         while (kmax < K) kmax <<= 1;
@@ -394,8 +401,17 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
             std::max<uint64_t>(1, std::min<uint64_t>(axisSize / (4 * kmax), kLaneMergeMax / kmax));
         const uint64_t target = contiguousRows ? kLaneInvocations : kLaneStridedInvocations;
         const uint64_t parts = std::clamp<uint64_t>((target + rows - 1) / rows, 1, most);
-        if (axisSize <= kSlots || (!contiguousRows && rows * parts >= kLaneInvocations / 2))
+        // On a small device the lanes also take long contiguous rows with enough rows * parts to fill a
+        // GPU: one read of the row, where the tiles below sort all of it (bench/NOTES.md, issue 58).
+        if (axisSize <= kSlots || (!contiguousRows && rows * parts >= kLaneInvocations / 2) ||
+            (limits.smallKernels && rows * parts >= kLaneInvocations / 8))
             return planLane(std::move(plan), desc, rows, parts, limits);
+    }
+    if (limits.smallKernels) {
+        // The small device's long rows: radix selection reads each row once a digit, where the tiles sort
+        // all of it (H200 under mobile-vk11: bench/NOTES.md, issue 58).
+        if (K <= kSlots && axisSize > kSlots) return planRadix(std::move(plan), desc, rows, limits);
+        return planTiles(std::move(plan), desc, rows, limits);
     }
     if (K <= kSlots && elementSize(in.DataType) <= 4 && axisSize > kRowMinRow && axisSize <= kRowMaxRow)
         return planRow(std::move(plan), desc, rows);
