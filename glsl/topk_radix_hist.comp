@@ -20,27 +20,41 @@ layout(std430, binding = 3) buffer Hist { uint hist[]; };
 #include "ripple/topk_key.glsl"
 #include "ripple/topk_radix.glsl"
 
-shared uint sHist[256];
+// RADIX_COPIES histograms, invocation i adding to copy i % RADIX_COPIES: the first digits of real data
+// fall in few buckets, and every invocation adding to one shared word serializes.
+#define RADIX_COPIES 4u
+shared uint sHist[RADIX_COPIES * 256u];
 
 void main() {
     const uint word = (pc.arg >> 8u) & 0xFFu, shift = pc.arg & 0xFFu;
-    const uint n = TOPK_N, chunk = RADIX_CHUNK, chunks = RADIX_CHUNKS;
-    const uint lid = gl_LocalInvocationID.x;
+    const uint n = TOPK_N, chunk = RADIX_CHUNK, chunks = RADIX_CHUNKS, stride = TOPK_AXIS_STRIDE;
+    const uint lid = gl_LocalInvocationID.x, wg = gl_WorkGroupSize.x, copy = (lid % RADIX_COPIES) * 256u;
     for (uint g = gl_WorkGroupID.x; g < TOPK_ROWS * chunks; g += pc.groupCount) {
         const uint row = g / chunks;
         if (state[row * RADIX_STATE + 4u] != 0u) continue;  // resolved: the same for the whole workgroup
         uint p[3] = uint[3](state[row * RADIX_STATE], state[row * RADIX_STATE + 1u], state[row * RADIX_STATE + 2u]);
-        for (uint b = lid; b < 256u; b += gl_WorkGroupSize.x) sHist[b] = 0u;
+        for (uint b = lid; b < RADIX_COPIES * 256u; b += wg) sHist[b] = 0u;
         barrier();
+        const uint rowBase = viewOffset(TOPK_ROW_VIEW, row);
         const uint begin = (g % chunks) * chunk, end = min(n, begin + chunk);
-        for (uint j = begin + lid; j < end; j += gl_WorkGroupSize.x) {
-            uint c[3];
-            composite(row, j, c);
-            if (abovePrefix(c, p, word, shift)) atomicAdd(sHist[(c[word] >> shift) & 0xFFu], 1u);
+        for (uint j0 = begin + lid; j0 < end; j0 += RADIX_BATCH * wg) {
+            uvec2 raw[RADIX_BATCH];
+            [[unroll]] for (uint u = 0u; u < RADIX_BATCH; ++u)
+                raw[u] = loadElement(rowBase + min(j0 + u * wg, end - 1u) * stride);
+            [[unroll]] for (uint u = 0u; u < RADIX_BATCH; ++u) {
+                const uint j = j0 + u * wg;
+                if (j >= end) break;
+                uint c[3];
+                compositeOf(raw[u], j, c);
+                if (abovePrefix(c, p, word, shift)) atomicAdd(sHist[copy + ((c[word] >> shift) & 0xFFu)], 1u);
+            }
         }
         barrier();
-        for (uint b = lid; b < 256u; b += gl_WorkGroupSize.x)
-            if (sHist[b] != 0u) atomicAdd(hist[row * 256u + b], sHist[b]);
+        for (uint b = lid; b < 256u; b += wg) {
+            uint count = 0u;
+            [[unroll]] for (uint k = 0u; k < RADIX_COPIES; ++k) count += sHist[k * 256u + b];
+            if (count != 0u) atomicAdd(hist[row * 256u + b], count);
+        }
         barrier();
     }
 }

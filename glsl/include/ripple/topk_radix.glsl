@@ -18,8 +18,8 @@
 #if defined(ORDER_KEY_DEFINED)  // kernels that read the input (DTYPE_xx, topk_key.glsl)
 // Rank key words of an element (smaller ranks first): the order key, complemented within the type's bits for
 // DECREASING.
-uvec2 rankKey(uint offset) {
-    uvec2 key = orderKey(offset);
+uvec2 rankKeyOfBits(uvec2 bits) {
+    uvec2 key = orderKeyOf(bits);
     if (TOPK_DIRECTION == 0u) {
         const uint bits = RADIX_KEY_BITS;
         key.x ^= bits >= 32u ? 0xFFFFFFFFu : ((1u << bits) - 1u);
@@ -28,13 +28,19 @@ uvec2 rankKey(uint offset) {
     return key;
 }
 
-// The composite of element j of `row`: words 0..KEYW-1 the rank key (most significant first), then j.
-void composite(uint row, uint j, out uint c[3]) {
-    uvec2 rk = rankKey(inputOffset(row, j));
+// The composite of element j, whose bits are `bits`: words 0..KEYW-1 the rank key (most significant first),
+// then j.
+void compositeOf(uvec2 bits, uint j, out uint c[3]) {
+    uvec2 rk = rankKeyOfBits(bits);
     c[0] = rk.x;
     c[1] = KEYW == 2u ? rk.y : j;
     c[2] = j;
 }
+
+// A chunk's elements are read RADIX_BATCH at a time, all loads issued before any is used: one load per
+// iteration left each invocation waiting on memory (H200 under mobile-vk11, (64,128256) K=50: each pass
+// about 40 us for 33 MB; bench/NOTES.md, issue 58). Past the chunk's end a load repeats the last element.
+#define RADIX_BATCH 8u
 #endif
 
 // Does c agree with the prefix p on every bit above digit (word, shift)?
