@@ -17,14 +17,14 @@ void main() {
     const uint K = TOPK_K, T = TOPK_T;  // T: a power of 2 >= K
     const uint lid = gl_LocalInvocationID.x;
     for (uint row = gl_WorkGroupID.x; row < TOPK_ROWS; row += pc.groupCount) {
-        for (uint i = lid; i < SLOTS; i += gl_WorkGroupSize.x) {
+        for (uint i = lid; i < T; i += gl_WorkGroupSize.x) {  // slots past T are never read
             const bool real = i < K;
             const uint e = (row * K + i) * ENTRY_WORDS;
             [[unroll]] for (uint w = 0u; w < KEYW; ++w) sKey[w][i] = real ? survivors[e + w] : 0xFFFFFFFFu;
             sIdx[i] = real ? survivors[e + KEYW] : 0xFFFFFFFFu;
         }
         barrier();
-        sortSegments(T);
+        sortFirst(T);  // the first T slots only: sorting all SLOTS cost 4x at K = 256 (bench/NOTES.md, issue 58)
         for (uint i = lid; i < K; i += gl_WorkGroupSize.x) {
             const uint e = (row * K + i) * ENTRY_WORDS;
             [[unroll]] for (uint w = 0u; w < KEYW; ++w) survivors[e + w] = sKey[w][i];
