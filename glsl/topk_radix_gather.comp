@@ -19,49 +19,30 @@ layout(std430, binding = 3) writeonly buffer Survivors { uint survivors[]; };
 #include "ripple/topk_key.glsl"
 #include "ripple/topk_radix.glsl"
 
-// A workgroup's survivors are reserved in the row's list with one atomic a batch, not one each: a row of
-// K = 256 in 4096 took 56 us of atomics on one word (H200 under mobile-vk11; bench/NOTES.md, issue 58).
-shared uint sCount, sBase;
-
 void main() {
     const uint n = TOPK_N, K = TOPK_K, chunk = RADIX_CHUNK, chunks = RADIX_CHUNKS, stride = TOPK_AXIS_STRIDE;
-    const uint lid = gl_LocalInvocationID.x, wg = gl_WorkGroupSize.x;
+    const uint wg = gl_WorkGroupSize.x;
     for (uint g = gl_WorkGroupID.x; g < TOPK_ROWS * chunks; g += pc.groupCount) {
         const uint row = g / chunks, s = row * RADIX_STATE;
         uint p[3] = uint[3](state[s], state[s + 1u], state[s + 2u]);
         const uint rowBase = viewOffset(TOPK_ROW_VIEW, row);
         const uint begin = (g % chunks) * chunk, end = min(n, begin + chunk);
-        for (uint b0 = begin; b0 < end; b0 += RADIX_BATCH * wg) {  // the same trip count for every invocation
+        for (uint j0 = begin + gl_LocalInvocationID.x; j0 < end; j0 += RADIX_BATCH * wg) {
             uvec2 raw[RADIX_BATCH];
             [[unroll]] for (uint u = 0u; u < RADIX_BATCH; ++u)
-                raw[u] = loadElement(rowBase + min(b0 + lid + u * wg, end - 1u) * stride);
-            if (lid == 0u) sCount = 0u;
-            barrier();
-            uint mine = 0u;  // bit u: element b0 + lid + u * wg survives
+                raw[u] = loadElement(rowBase + min(j0 + u * wg, end - 1u) * stride);
             [[unroll]] for (uint u = 0u; u < RADIX_BATCH; ++u) {
-                const uint j = b0 + lid + u * wg;
+                const uint j = j0 + u * wg;
+                if (j >= end) break;
                 uint c[3];
                 compositeOf(raw[u], j, c);
-                if (j < end && atMostThreshold(c, p)) mine |= 1u << u;
+                if (!atMostThreshold(c, p)) continue;
+                uint at = atomicAdd(state[s + 5u], 1u);
+                if (at >= K) continue;  // cannot happen: composites are distinct and the threshold is exact
+                uint d = (row * K + at) * ENTRY_WORDS;
+                [[unroll]] for (uint w = 0u; w < KEYW; ++w) survivors[d + w] = c[w];
+                survivors[d + KEYW] = j;
             }
-            const uint first = mine != 0u ? atomicAdd(sCount, bitCount(mine)) : 0u;
-            barrier();
-            if (lid == 0u && sCount != 0u) sBase = atomicAdd(state[s + 5u], sCount);
-            barrier();
-            uint at = sBase + first;
-            [[unroll]] for (uint u = 0u; u < RADIX_BATCH; ++u) {
-                if ((mine & (1u << u)) == 0u) continue;
-                const uint j = b0 + lid + u * wg;
-                if (at < K) {  // always: composites are distinct and the threshold is exact
-                    uint c[3];
-                    compositeOf(raw[u], j, c);
-                    const uint d = (row * K + at) * ENTRY_WORDS;
-                    [[unroll]] for (uint w = 0u; w < KEYW; ++w) survivors[d + w] = c[w];
-                    survivors[d + KEYW] = j;
-                }
-                ++at;
-            }
-            barrier();  // sCount and sBase are read before the next batch resets them
         }
     }
 }
