@@ -7,7 +7,9 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <random>
 #include <thread>
 
 using namespace ripple;
@@ -394,5 +396,51 @@ TEST_CASE("Profiled recordings compute the same, with workgroup records where th
         }
     }
     CHECK(values[0] == values[1]);
+    CHECK(dev.validationMessageCount() == 0);
+}
+
+TEST_CASE("Tickets stay exact while submissions reuse their fences and other threads wait on old ones",
+          "[recorder][gpu]") {
+    // Under fence tickets (CTest's "fence tickets" and mobile-vk11 runs) a retired submission's fence is
+    // reset and given to a later one, unless a waiter still holds it (issue 58). Each submission fills its
+    // own word; waiters on earlier tickets must see their word written, whatever fence they waited on.
+    Device& dev = rt::device();
+    const uint32_t submissions = 300;
+    auto words = dev.createBuffer(submissions * 4);
+    REQUIRE(words.ok());
+    REQUIRE(
+        dev.upload(words.value(), 0, std::vector<uint32_t>(submissions, 0xDEADBEEFu).data(), submissions * 4)
+            .ok());
+    std::vector<Ticket> tickets(submissions);
+    std::atomic<uint32_t> issued{0};
+    std::atomic<bool> failed{false};
+    auto waiter = [&](uint32_t seed) {
+        std::mt19937 rng(seed);
+        while (issued.load() < submissions) {
+            const uint32_t n = issued.load();
+            if (n == 0) continue;
+            const uint32_t pick = static_cast<uint32_t>(rng() % n);
+            if (!dev.wait(tickets[pick]).ok()) failed = true;
+            auto done = dev.isComplete(tickets[pick]);
+            if (!done.ok() || !done.value()) failed = true;
+        }
+    };
+    std::thread a(waiter, 1), b(waiter, 2);
+    for (uint32_t i = 0; i < submissions; ++i) {
+        auto rec = dev.createRecorder();
+        REQUIRE(rec.ok());
+        REQUIRE(rec->fillBuffer(words.value(), uint64_t(i) * 4, 4, i * 7 + 1).ok());
+        auto tk = dev.submit(rec.value());
+        REQUIRE(tk.ok());
+        tickets[i] = tk.value();
+        issued = i + 1;
+    }
+    a.join();
+    b.join();
+    CHECK_FALSE(failed.load());
+    REQUIRE(dev.wait(tickets.back()).ok());
+    std::vector<uint32_t> got(submissions);
+    REQUIRE(dev.download(words.value(), 0, got.data(), submissions * 4).ok());
+    for (uint32_t i = 0; i < submissions; ++i) CHECK(got[i] == i * 7 + 1);
     CHECK(dev.validationMessageCount() == 0);
 }
