@@ -90,10 +90,11 @@ TEST_CASE("Tickets on a Vulkan 1.1 profile without timeline semaphores: fences, 
     CHECK(dev->validationMessageCount() == 0);
 }
 
-TEST_CASE("A TopK whose strategy has a kernel beyond the device's limits is planned again as tiles",
+TEST_CASE("A TopK whose strategy has a kernel beyond the device's limits is planned again with small kernels",
           "[limits][gpu]") {
-    // (2,3000) K=100 takes one workgroup per row (topk_row: 19-25 KiB of shared memory); as tiles it needs
-    // topk_tile's 8 KiB, merge levels and the emit pass.
+    // (2,3000) K=100 takes one workgroup per row (topk_row: 19-25 KiB of shared memory); on a small device
+    // it takes the multi-pass radix selection (issue 58), and (2,1000) K=100 the tiles: topk_tile's 8 KiB,
+    // merge levels and the emit pass. Every kernel of both within 12 KiB of shared memory.
     const TopKDesc desc = makeTopKDesc({DataType::Float32, {2, 3000}, {}}, 1, 100);
     core::PlanLimits limits;
     auto usual = core::planTopK(desc, limits);
@@ -101,14 +102,22 @@ TEST_CASE("A TopK whose strategy has a kernel beyond the device's limits is plan
     REQUIRE(usual->dispatches.size() == 1);
     CHECK(usual->dispatches[0].kernel.rfind("topk_row.", 0) == 0);
     limits.smallKernels = true;
-    auto tiles = core::planTopK(desc, limits);
+    auto radix = core::planTopK(desc, limits);
+    REQUIRE(radix.ok());
+    REQUIRE(radix->dispatches.size() >= 5);
+    CHECK(radix->dispatches.front().kernel == "topk_radix_init.k1");
+    CHECK(radix->dispatches.back().kernel == "topk_emit.b32.k1");
+    auto tiles = core::planTopK(makeTopKDesc({DataType::Float32, {2, 1000}, {}}, 1, 100), limits);
     REQUIRE(tiles.ok());
-    REQUIRE(tiles->dispatches.size() >= 3);
+    REQUIRE(tiles->dispatches.size() >= 2);
     CHECK(tiles->dispatches.front().kernel == "topk_tile.f32");
     CHECK(tiles->dispatches.back().kernel == "topk_emit.b32.k1");
-    for (const core::PlanDispatch& d : tiles->dispatches) {
-        const kernels::KernelInfo* k = kernels::findKernel(d.kernel);
-        REQUIRE(k);
-        CHECK(k->sharedBytes <= 12288);
-    }
+    for (const core::Plan* plan : {&radix.value(), &tiles.value()})
+        for (const core::PlanDispatch& d : plan->dispatches) {
+            const kernels::KernelInfo* k = kernels::findKernel(d.kernel + ".small");
+            INFO(d.kernel);
+            REQUIRE(k);
+            CHECK(k->sharedBytes <= 12288);
+            CHECK(k->localSize[0] * k->localSize[1] * k->localSize[2] <= 128);
+        }
 }
