@@ -66,10 +66,14 @@ struct PlanLimits {
     uint64_t maxStorageBufferRange = 1ull << 27;
     // Plan only strategies whose kernels have small-device variants (glsl/CMakeLists.txt, SMALL: 128
     // invocations, at most 16 KiB of shared memory and 4 storage buffers): TopK's rank counting, lanes
-    // (K <= 32) and tiles (bitonic tiles, merge levels, emit), the scatters' copy and element passes, the
-    // deterministic sort with its scatter in two dispatches. For a device on which the strategy the
-    // shape would take has a kernel over its limits (runtime/device.cpp plans again with this set).
+    // (K <= 32), multi-pass radix selection and tiles (bitonic tiles, merge levels, emit), the scatters' copy
+    // and element passes, the deterministic sort with its scatter in two dispatches. For a device on which
+    // the strategy the shape would take has a kernel over its limits (runtime/device.cpp plans again with
+    // this set).
     bool smallKernels = false;
+    // Invocations a workgroup of the kernels planned: RIPPLE_GROUP_SIZE (cmake/RippleKernels.cmake), 128 in
+    // the small-device forms. For grid-stride dispatches sized with groupsFor(work, groupSize()).
+    uint32_t groupSize() const { return smallKernels ? 128 : 256; }
 };
 
 // Workgroups for `work` items at 256 per group, capped at the 65535 every device supports.

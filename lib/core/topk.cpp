@@ -186,7 +186,6 @@ Result<Plan> planRadix(Plan plan, const TopKDesc& desc, uint64_t rows, const Pla
     uint64_t chunk = kRadixChunk;
     while (limits.smallKernels && chunk > 512 && rows * ((n + chunk - 1) / chunk) < 512) chunk /= 2;
     const uint64_t chunks = (n + chunk - 1) / chunk;
-    const uint32_t perGroup = limits.smallKernels ? 128 : 256;
     topkParams(plan.params, desc, T, log2T, 1, 1, rows, rows, 0);
     plan.params.push_back(static_cast<uint32_t>(chunk));
     plan.params.push_back(static_cast<uint32_t>(chunks));
@@ -207,7 +206,8 @@ Result<Plan> planRadix(Plan plan, const TopKDesc& desc, uint64_t rows, const Pla
         addDispatch(plan, std::move(kernel), std::move(b), arg, groups);
     };
     const PlanBinding params{BindingKind::Params}, input{BindingKind::Tensor, 0};
-    dispatch("topk_radix_init." + keyClass, {params, state, hist}, 0, groupsFor(rows * 256, perGroup));
+    dispatch("topk_radix_init." + keyClass, {params, state, hist}, 0,
+             groupsFor(rows * 256, limits.groupSize()));
     // Digits, most significant first: the key's bits (only the type's), then the index's.
     std::vector<uint32_t> digits; // word << 8 | shift
     const uint32_t keyBits = 8 * elementSize(in.DataType);
@@ -228,7 +228,7 @@ Result<Plan> planRadix(Plan plan, const TopKDesc& desc, uint64_t rows, const Pla
     dispatch("topk_radix_sort." + keyClass, {params, survivors}, 0, rowGroups);
     dispatch(std::string("topk_emit.") + elementClass(in.DataType) + "." + keyClass,
              {params, input, survivors, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}}, 0,
-             groupsFor(rows * K, perGroup));
+             groupsFor(rows * K, limits.groupSize()));
     return plan;
 }
 
@@ -241,7 +241,7 @@ Result<Plan> planRank(Plan plan, const TopKDesc& desc, uint64_t rows, const Plan
     addDispatch(
         plan, std::string("topk_rank.") + typeClass(in.DataType),
         {{BindingKind::Params}, {BindingKind::Tensor, 0}, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}},
-        0, groupsFor(rows * n, limits.smallKernels ? 128 : 256));
+        0, groupsFor(rows * n, limits.groupSize()));
     return plan;
 }
 
@@ -272,7 +272,7 @@ Result<Plan> planLane(Plan plan, const TopKDesc& desc, uint64_t rows, uint64_t p
                                                {BindingKind::Tensor, 2},
                                                candidates};
     addDispatch(plan, std::string("topk_lane.") + typeClass(in.DataType) + "." + kmaxName, bindings,
-                parts > 1 ? 1 : 0, groupsFor(rows * parts, limits.smallKernels ? 128 : 256));
+                parts > 1 ? 1 : 0, groupsFor(rows * parts, limits.groupSize()));
     // The merge runs one row per invocation in workgroups of 64, so that 8192 rows spread over 128 SMs, not
     // 32 (H100, (128,4096,64) K=16: merge 51.5 -> 42.3 us; bench/NOTES.md, issue 21).
     if (parts > 1)
