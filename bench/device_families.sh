@@ -30,5 +30,6 @@ for step in "$@"; do
     python3 bench/matrix.py --lib ".gpu/$variant/libripple-bench-module.so" --processes "${processes:-3}" \
         --what "$what" --no-torch --out "/tmp/m-$name" "${args[@]}" >>"$log" 2>&1
     cp "/tmp/m-$name/matrix.json" "$results/$name.json" 2>>"$log"
+    # After every step: a call that runs out of time still brings back the matrices it finished.
+    tar -czf "$OUT/families.tar.gz" -C "$results" .
 done
-tar -czf "$OUT/families.tar.gz" -C "$results" .

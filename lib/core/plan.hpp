@@ -71,6 +71,10 @@ struct PlanLimits {
     // the strategy the shape would take has a kernel over its limits (runtime/device.cpp plans again with
     // this set).
     bool smallKernels = false;
+    // The device runs the fast variants and has float atomic add (shaderBufferFloat32AtomicAdd): FLOAT32 ADD
+    // into a small output may combine its per-workgroup sums with float atomics. Without (portable kernels,
+    // D3D12), the sums go to scratch and a second dispatch adds them (core/scatter_common.cpp).
+    bool floatAtomicAdd = false;
     // Invocations a workgroup of the kernels planned: RIPPLE_GROUP_SIZE (cmake/RippleKernels.cmake), 128 in
     // the small-device forms. For grid-stride dispatches sized with groupsFor(work, groupSize()).
     uint32_t groupSize() const { return smallKernels ? 128 : 256; }

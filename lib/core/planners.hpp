@@ -47,7 +47,9 @@ Status checkScatterTensors(const char* op, const TensorDesc& input, const Tensor
 // A scatter plan's frame (tensors in binding order), and its scatter pass over every updates element,
 // params block from `base`: `kernel` + ".<elem>.<index>" (with modes) for NONE, else `kernel` +
 // "_reduce.<dtype>.<index>" with the reduction appended to the params. `sharedSums`: the op has a
-// `kernel` + "_reduce_shared" pass (per-workgroup sums, taken for FLOAT32 ADD into a small output).
+// `kernel` + "_reduce_shared" pass (per-workgroup sums, taken for FLOAT32 ADD into a small output): its fast
+// variant adds the sums by float atomics where limits.floatAtomicAdd, else its portable one stores them for
+// scatter_sums_add.
 Plan scatterPlan(const char* op, const TensorDesc& input, const TensorDesc& indices,
                  const TensorDesc& updates, const TensorDesc& output);
 // A GPU-side count (the desc's CountTensor, checked by checkCountTensor): the plan's last tensor, read by
@@ -56,7 +58,7 @@ Plan scatterPlan(const char* op, const TensorDesc& input, const TensorDesc& indi
 Status checkCountTensor(const char* op, const TensorDesc& count);
 void addCountPass(Plan& plan, const TensorDesc& count, uint64_t rows);
 void addScatterPass(Plan& plan, const char* kernel, uint32_t base, ScatterReduction reduction,
-                    bool sharedSums);
+                    bool sharedSums, const PlanLimits& limits);
 
 // Deterministic duplicates (core/scatter_ordered.cpp). The op's keys pass, whose params block (at
 // keysBase, the last one in plan.params) addOrderedScatter ends with the group order, then the sort and

@@ -140,14 +140,16 @@ void addCountPass(Plan& plan, const TensorDesc& count, uint64_t rows) {
 
 // The data type's name in the reduction kernels' DTYPE axis.
 void addScatterPass(Plan& plan, const char* kernel, uint32_t base, ScatterReduction reduction,
-                    bool hasSharedSums) {
+                    bool hasSharedSums, const PlanLimits& limits) {
     const TensorDesc& updates = plan.tensors[2];
     const uint64_t outputs = plan.tensors[3].elementCount();
     // FLOAT32 ADD into a small output with 16 or more updates per element: each of 128
-    // workgroups sums its share per element in shared memory, then adds its sums (bench/NOTES.md "Issue 19,
-    // continued: the duplicate-heavy and row ADDs"), instead of one contended global atomic per update.
+    // workgroups sums its share per element in shared memory (bench/NOTES.md "Issue 19, continued: the
+    // duplicate-heavy and row ADDs"), instead of one contended global atomic per update. At most 4096
+    // outputs (SHARED_SUMS, glsl/include/ripple/scatter_shared_add.glsl), 2048 in the small-device form.
+    const uint64_t maxSums = limits.smallKernels ? 2048 : 4096;
     const bool sharedSums = hasSharedSums && reduction == ScatterReduction::Add &&
-                            updates.DataType == DataType::Float32 && outputs > 0 && outputs <= 4096 &&
+                            updates.DataType == DataType::Float32 && outputs > 0 && outputs <= maxSums &&
                             updates.elementCount() >= 16 * outputs;
     PlanDispatch d;
     d.groups = sharedSums ? std::min<uint32_t>(groupsFor(updates.elementCount()), 128)
@@ -170,8 +172,33 @@ void addScatterPass(Plan& plan, const char* kernel, uint32_t base, ScatterReduct
                   {BindingKind::Tensor, 3},
                   {BindingKind::Status}};
     d.paramsBase = base;
+    // Shared sums without float atomics: each workgroup stores its sums as a row of partials (at most 128 x
+    // 4096 words), and scatter_sums_add adds each target's partials to the output, 32 targets a workgroup.
+    // A global compare-and-swap per workgroup and target retried 128 deep: 127.7 us against 29.9 with float
+    // atomics, 30.7 this way (H200, (1,1024) with 1048576 updates; bench/NOTES.md "Issue 58: portable float
+    // ADD"). With float atomics the fast variant adds its sums itself: the second dispatch cost 0.8 us there.
+    // Small devices take this way whatever they have: their forms are the portable variants'.
+    const bool partialRows = sharedSums && (!limits.floatAtomicAdd || limits.smallKernels);
+    PlanBinding partials;
+    if (partialRows) {
+        d.kernel += ".portable";
+        d.hasModes = false;
+        partials = {BindingKind::Scratch, 0, (plan.scratchBytes + 255) & ~uint64_t(255),
+                    uint64_t(d.groups) * outputs * 4};
+        plan.scratchBytes = partials.offset + partials.size;
+        d.bindings[3] = partials;
+    }
+    const uint32_t rows = d.groups;
     plan.dispatches.push_back(std::move(d));
     plan.usesStatus = true;
+    if (!partialRows) return;
+    PlanDispatch sums;
+    sums.kernel = "scatter_sums_add";
+    sums.bindings = {{BindingKind::Params}, partials, {BindingKind::Tensor, 3}};
+    sums.paramsBase = base;
+    sums.arg = rows;
+    sums.groups = static_cast<uint32_t>((outputs + 31) / 32); // outputs <= 4096
+    plan.dispatches.push_back(std::move(sums));
 }
 
 } // namespace ripple::core

@@ -105,8 +105,10 @@ Result<Plan> planScatterElements(const ScatterElementsDesc& desc, const PlanLimi
     appendView(p, base, upd.Sizes, effectiveStrides(upd));
     for (uint32_t d = 0; d < 8; ++d) p.push_back(d < n ? pitch[d] : 0);
 
-    addScatterPass(plan, "scatter_elements", base, desc.Reduction, !limits.smallKernels);
-    plan.dispatches.back().onlyInPlace = fused; // out of place, the fused pass did it all
+    const size_t first = plan.dispatches.size();
+    addScatterPass(plan, "scatter_elements", base, desc.Reduction, true, limits);
+    for (size_t i = first; i < plan.dispatches.size(); ++i)
+        plan.dispatches[i].onlyInPlace = fused; // out of place, the fused pass did it all
     return plan;
 }
 

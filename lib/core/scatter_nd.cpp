@@ -130,7 +130,7 @@ Result<Plan> planScatterND(const ScatterNDDesc& desc, const PlanLimits& limits) 
     appendView(p, base, ind.Sizes, effectiveStrides(ind));
     appendView(p, base, upd.Sizes, effectiveStrides(upd));
 
-    addScatterPass(plan, "scatter_nd", base, desc.Reduction, false);
+    addScatterPass(plan, "scatter_nd", base, desc.Reduction, false, limits);
     return plan;
 }
 

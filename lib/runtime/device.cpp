@@ -25,6 +25,8 @@ Result<Operator> compileWith(const std::shared_ptr<detail::DeviceImpl>& dev, con
     dev->settle();
     core::PlanLimits limits;
     limits.maxStorageBufferRange = dev->backend->adapter().features.maxStorageBufferRange;
+    limits.floatAtomicAdd = dev->backend->adapter().features.float32AtomicAdd &&
+                            dev->options.kernels != KernelPreference::Portable && !dev->roundTrip;
     Result<core::Plan> plan = planner(desc, limits);
     if (!plan) return plan.status();
     auto impl = std::make_shared<detail::OperatorImpl>();

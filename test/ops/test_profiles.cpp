@@ -200,6 +200,12 @@ TEST_CASE("Under every emulated profile, ScatterND and ScatterElements run exact
                 checkScatterND(dev.value(), c, 1, 1, 1, rng);
                 checkScatterElements(dev.value(), c, 7, 33, c.duplicates ? 12 : 5, rng);
             }
+            // FLOAT32 ADD with 17 updates a target: sums per workgroup in shared memory, added by float
+            // atomics, or without them stored and added by a second dispatch (the small forms' way too).
+            // Sums of these values are exact in any order.
+            checkScatterElements(dev.value(),
+                                 {DataType::Float32, DataType::Int32, ScatterReduction::Add, false, true}, 7,
+                                 33, 120, rng);
             // Deterministic with several sort blocks and rounds (70,000 pairs) and two radix passes.
             checkScatterElements(dev.value(),
                                  {DataType::Int32, DataType::Int32, ScatterReduction::Add, true, true}, 1000,

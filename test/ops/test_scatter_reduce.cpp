@@ -117,16 +117,31 @@ void run(Desc& desc, const rt::HostTensor& in, const rt::HostTensor& ind, const 
         INFO(op.status().message());
         REQUIRE(op.ok());
         if (f32 && !rt::hlslRoundTrip()) { // the scatter pass's variant is the one intended
-            const std::string pass = ripple::detail::impl(op.value())->kernels.back()->name;
-            const bool fast = pref == KernelPreference::Auto && dev.adapter().features.float32AtomicAdd;
-            INFO(pass);
-            // ScatterElements ADD into at most 4096 elements, 16+ updates each: sums in shared memory first.
+            // The scatter pass: the last dispatch, or the one before the shared sums' adding step. A small
+            // device (RIPPLE_DEVICE_PROFILE) runs the portable variants' small forms.
+            const auto& kernels = ripple::detail::impl(op.value())->kernels;
+            auto unsuffixed = [](std::string name) {
+                const bool small = name.size() > 6 && name.compare(name.size() - 6, 6, ".small") == 0;
+                return small ? name.substr(0, name.size() - 6) : name;
+            };
+            const std::string last = unsuffixed(kernels.back()->name);
+            const bool small = last != kernels.back()->name;
+            std::string pass = last;
+            if (last == "scatter_sums_add" && kernels.size() > 1)
+                pass = unsuffixed(kernels[kernels.size() - 2]->name);
+            const bool fast =
+                pref == KernelPreference::Auto && dev.adapter().features.float32AtomicAdd && !small;
+            INFO(pass << (small ? " (small forms)" : ""));
+            // ScatterElements ADD into at most 4096 elements (2048 on a small device), 16+ updates each: sums
+            // in shared memory first.
             bool sharedSums = false;
             if constexpr (std::is_same<Desc, ScatterElementsDesc>::value)
                 sharedSums = desc.Reduction == ScatterReduction::Add &&
-                             desc.OutputTensor.elementCount() <= 4096 &&
+                             desc.OutputTensor.elementCount() <= (small ? 2048u : 4096u) &&
                              desc.UpdatesTensor.elementCount() >= 16 * desc.OutputTensor.elementCount();
             CHECK(pass.find(sharedSums ? "_reduce_shared.f32." : "_reduce.f32.") != std::string::npos);
+            // Without float atomics the shared sums' partials are added by a dispatch of their own.
+            if (sharedSums) CHECK((last == "scatter_sums_add") == !fast);
             // The fused row pass (last axis, 128+ lines) combines in shared memory: no float atomics.
             if (pass.find("rows_reduce") == std::string::npos)
                 CHECK(pass.substr(pass.rfind('.')) == (fast ? ".fast" : ".portable"));

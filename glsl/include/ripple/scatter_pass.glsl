@@ -9,8 +9,10 @@ layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; }
 #include "ripple/common.glsl"
 #include "ripple/index.glsl"
 #define OUT_BINDING 3
-#if defined(SCATTER_SHARED)
+#if defined(SCATTER_SHARED)  // MODE_portable: binding 3 holds the partial sums instead of the output
+#if defined(MODE_fast)
 #include "ripple/combine.glsl"
+#endif
 #include "ripple/scatter_shared_add.glsl"
 #elif defined(SCATTER_REDUCE)
 #include "ripple/combine.glsl"
