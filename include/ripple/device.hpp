@@ -63,6 +63,10 @@ struct AdapterFeatures {
     /// timelineSemaphore (Vulkan 1.2 or VK_KHR_timeline_semaphore): tickets are timeline values; without
     /// it (many Vulkan 1.1 Android drivers) each submission signals a fence, with the same Ticket API.
     bool timelineSemaphore = false;
+    /// hostQueryReset (Vulkan 1.2, or VK_EXT_host_query_reset on 1.1): ripple resets its timestamp
+    /// queries on the host. Without it they are reset by a command in each submission, which on an H200
+    /// made every dispatch of the submission 3-9 us slower.
+    bool hostQueryReset = false;
     bool timestamps = false; ///< timestampComputeAndGraphics: per-operator GPU times
     /// shaderDeviceClock (VK_KHR_shader_clock) and shaderSMBuiltins (VK_NV_shader_sm_builtins): what
     /// RecorderOptions::profile needs.

@@ -222,7 +222,7 @@ class VulkanDevice : public detail::BackendDevice {
     VolkDeviceTable t_{};
     VkQueue queue_ = VK_NULL_HANDLE;
     uint32_t queueFamily_ = 0;
-    bool hostQueryReset_ = false; // Vulkan 1.2's hostQueryReset enabled: queries reset by vkResetQueryPool
+    bool hostQueryReset_ = false; // hostQueryReset enabled (1.2, or the 1.1 extension): vkResetQueryPool
     VkPhysicalDeviceMemoryProperties memory_{};
     VkSemaphore timeline_ = VK_NULL_HANDLE; // the tickets' timeline, unless fenceTickets_
     bool fenceTickets_ = false;             // no timeline semaphores: tickets are fences (InFlight::fence)

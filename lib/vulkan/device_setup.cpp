@@ -110,19 +110,16 @@ Result<std::unique_ptr<detail::BackendDevice>> VulkanDevice::create(const Device
         *tail = &timeline, tail = &timeline.pNext;
         if (!v12) exts.push_back(VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
     }
-    // Timestamp queries reset on the host, not by a command: the command delays the GPU's start by ~3 us.
+    // Timestamp queries reset on the host, not by a command: the command delays the GPU's start by ~3 us,
+    // and on an H200 made every dispatch after it 3-9 us slower (bench/NOTES.md, issue 58: the whole of
+    // mali-valhall-panvk's 1.19x). On Vulkan 1.1 through VK_EXT_host_query_reset, where the driver has it.
     VkPhysicalDeviceHostQueryResetFeatures queryReset{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES};
-    if (v12) {
-        VkPhysicalDeviceHostQueryResetFeatures supported{
-            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES};
-        VkPhysicalDeviceFeatures2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &supported};
-        fn.vkGetPhysicalDeviceFeatures2(dev->physical_, &query);
-        if (supported.hostQueryReset) {
-            queryReset.hostQueryReset = VK_TRUE;
-            *tail = &queryReset, tail = &queryReset.pNext;
-            dev->hostQueryReset_ = true;
-        }
+    if (f.hostQueryReset) {
+        queryReset.hostQueryReset = VK_TRUE;
+        *tail = &queryReset, tail = &queryReset.pNext;
+        if (!v12) exts.push_back(VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME);
+        dev->hostQueryReset_ = true;
     }
     if (f.storage8) {
         *tail = &s8, tail = &s8.pNext;
@@ -193,6 +190,8 @@ Status VulkanDevice::finishSetup(const std::vector<uint8_t>& cacheData) {
     roundTrip_ = kernels::hlslRoundTrip();
     const InstanceFunctions& fn = instance_->fn();
     loadDeviceTable(fn, device_, t_);
+    // A Vulkan 1.1 device has the extension's entry point only.
+    if (!t_.vkResetQueryPool) t_.vkResetQueryPool = t_.vkResetQueryPoolEXT;
     if (!queue_) t_.vkGetDeviceQueue(device_, queueFamily_, 0, &queue_);
     fn.vkGetPhysicalDeviceMemoryProperties(physical_, &memory_);
     allocator_ = std::make_unique<MemoryAllocator>();
@@ -265,8 +264,10 @@ Result<std::unique_ptr<VulkanDevice>> VulkanDevice::adopt(const AdoptedHandles& 
     f.pushDescriptors &= e.pushDescriptors, f.subgroups &= e.subgroups;
     f.fullSubgroups &= e.fullSubgroups && f.subgroups;
     f.timelineSemaphore &= e.timelineSemaphore; // else tickets are fences
+    f.hostQueryReset &= e.hostQueryReset;
     f.profiling &= e.profiling;
     if (Status s = applyProfileOption(options, dev->adapter_); !s) return s;
+    dev->hostQueryReset_ = f.hostQueryReset;
     dev->device_ = h.device;
     dev->ownsDevice_ = false;
     dev->queue_ = h.queue;

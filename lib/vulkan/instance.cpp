@@ -250,6 +250,11 @@ AdapterInfo Instance::describe(uint32_t index) const {
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
     if (v12 || hasExtension(fn_, pd, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME))
         *tail = &timeline, tail = &timeline.pNext;
+    // Vulkan 1.2 requires hostQueryReset; 1.1 drivers offer it by extension (Mesa's panvk, turnip, PowerVR).
+    VkPhysicalDeviceHostQueryResetFeatures queryReset{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES};
+    if (v12 || hasExtension(fn_, pd, VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME))
+        *tail = &queryReset, tail = &queryReset.pNext;
     VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomicFloat{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
     if (hasExtension(fn_, pd, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME))
@@ -317,6 +322,7 @@ AdapterInfo Instance::describe(uint32_t index) const {
     f.maxSubgroupSize = sizeControl ? sizes.maxSubgroupSize : subgroup.subgroupSize;
     f.pushDescriptors = hasExtension(fn_, pd, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
     f.timelineSemaphore = timeline.timelineSemaphore;
+    f.hostQueryReset = queryReset.hostQueryReset;
     f.profiling = profiling && clock.shaderDeviceClock && sm.shaderSMBuiltins;
     f.timestampPeriodNs = props.properties.limits.timestampPeriod;
     f.timestamps = props.properties.limits.timestampComputeAndGraphics;

@@ -13,7 +13,8 @@ namespace ripple::vk {
 namespace {
 
 // What a profile offers of AdapterFeatures' booleans, as names: int64 int64Atomics storage8 storage16 int8
-// int16 float16 float64 float32AtomicAdd nanPreserve32 subgroups fullSubgroups pushDescriptors timeline.
+// int16 float16 float64 float32AtomicAdd nanPreserve32 subgroups fullSubgroups pushDescriptors timeline
+// hostQueryReset (implied from Vulkan 1.2, which requires it; named for 1.1 drivers with the extension).
 struct Profile {
     const char* name;
     uint32_t apiVersion; // VK_MAKE_API_VERSION packing
@@ -73,8 +74,10 @@ const Profile kProfiles[] = {
     // (Vulkan 1.1 on v10; no shaderFloat16 or 64-bit atomics; 16-wide subgroups; 32 KiB of shared memory;
     // 64 storage buffers a stage). Its invocations are the GPU's THREAD_MAX_WORKGROUP_SIZE register, which
     // the source does not hold: 512 here is the one assumed figure.
+    // VK_EXT_host_query_reset is in its extension table; VK_KHR_shader_float_controls is not, so no
+    // nanPreserve32 (a Vulkan 1.2 property on ripple's side).
     {"mali-valhall-panvk", api(1, 1),
-     "int64 storage8 storage16 int8 int16 nanPreserve32 subgroups fullSubgroups pushDescriptors timeline", 16,
+     "int64 storage8 storage16 int8 int16 subgroups fullSubgroups pushDescriptors timeline hostQueryReset", 16,
      32768, 512, {512, 512, 512}, {65535, 65535, 65535}, 4294967295ull, 16, 64},
     // Qualcomm Adreno 6xx (a650/a660) under turnip: src/freedreno/vulkan/tu_device.cc at 04f4d8d (Vulkan 1.3;
     // 8-bit storage and 64-bit atomics only on a7xx; subgroups of threadsize_base * 2 = 128; workgroups of
@@ -90,7 +93,8 @@ const Profile kProfiles[] = {
     // storage or push descriptors; timeline semaphores through the extension). That driver reports Vulkan
     // 1.0 (PVR_API_VERSION), on which ripple does not run; the profile is its limits at Vulkan 1.1, what
     // Android requires of a device's own driver.
-    {"powervr-rogue", api(1, 1), "int64 int16 timeline", 1,
+    // VK_EXT_host_query_reset is in its extension table.
+    {"powervr-rogue", api(1, 1), "int64 int16 timeline hostQueryReset", 1,
      16384, 384, {384, 384, 64}, {65536, 65536, 65536}, 134217728, 16, 28},
 };
 // clang-format on
@@ -134,6 +138,10 @@ Status applyProfile(const std::string& name, AdapterInfo& adapter) {
                                                       {&f.pushDescriptors, "pushDescriptors"},
                                                       {&f.timelineSemaphore, "timeline"}};
     for (auto& [have, name] : features) *have = *have && offers(*p, name);
+    const bool v12 = p->apiVersion >= api(1, 2);
+    f.hostQueryReset = f.hostQueryReset && (v12 || offers(*p, "hostQueryReset"));
+    // As Instance::describe: float controls are read on Vulkan 1.2 devices only.
+    f.signedZeroInfNanPreserveFloat32 = f.signedZeroInfNanPreserveFloat32 && v12;
     f.fullSubgroups = f.fullSubgroups && f.subgroups;
     // The subgroup size stays the adapter's (lavapipe's follows LP_NATIVE_VECTOR_WIDTH): a profile cannot
     // make a driver run other subgroups, so CI pairs each profile with the matching width.

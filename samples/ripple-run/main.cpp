@@ -267,7 +267,7 @@ int listDevices() {
                            : "none (operators need DeviceOptions::compileHlslAtRunTime)");
         std::printf(
             "%u: %s\n   backend %s, type %s%s, maxStorageBufferRange %" PRIu64
-            "\n   features:%s%s%s%s%s%s%s%s%s%s%s%s%s%s\n",
+            "\n   features:%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s\n",
             a.index, a.name.c_str(), ripple::toString(a.backend), ripple::toString(a.type), api.c_str(),
             f.maxStorageBufferRange, f.int64 ? " shaderInt64" : "", f.int64Atomics ? " int64Atomics" : "",
             f.int16 ? " shaderInt16" : "", f.int8 ? " shaderInt8" : "", f.float16 ? " shaderFloat16" : "",
@@ -275,7 +275,7 @@ int listDevices() {
             f.subgroups ? " subgroups" : "", f.fullSubgroups ? " fullSubgroups" : "",
             f.pushDescriptors ? " pushDescriptors" : "", f.float32AtomicAdd ? " float32AtomicAdd" : "",
             f.signedZeroInfNanPreserveFloat32 ? " signedZeroInfNanPreserveFloat32" : "",
-            f.timelineSemaphore ? " timelineSemaphore" : "");
+            f.timelineSemaphore ? " timelineSemaphore" : "", f.hostQueryReset ? " hostQueryReset" : "");
         std::printf("   limits: maxComputeSharedMemorySize %u, maxComputeWorkGroupInvocations %u, "
                     "maxComputeWorkGroupSize %u,%u,%u, maxComputeWorkGroupCount %u,%u,%u, "
                     "minStorageBufferOffsetAlignment %" PRIu64 "\n",

@@ -162,6 +162,12 @@ void topkEveryProfile(rt::Part& part) {
             CHECK(dev->adapter().name.find(name) != std::string::npos);
             const std::string p = name;
             CHECK(f.timelineSemaphore == (p != "mobile-vk11" && p != "android-baseline-2022"));
+            // Host query resets: required by Vulkan 1.2, by extension in Mesa's 1.1 mobile drivers, not in
+            // Android's baselines (lavapipe offers it, so only the profile decides).
+            CHECK(f.hostQueryReset == (p != "mobile-vk11" && p != "android-baseline-2022"));
+            // Float controls are a Vulkan 1.2 property on ripple's side.
+            if (dev->adapter().apiVersion < (1u << 22 | 2u << 12))
+                CHECK_FALSE(f.signedZeroInfNanPreserveFloat32);
             for (const Case& c : cases) {
                 for (DataType type :
                      {DataType::Float32, DataType::UInt8, DataType::Float16, DataType::Int64}) {

@@ -39,7 +39,8 @@ struct VulkanDeviceDesc {
     /// kernel variants to match: `timelineSemaphore` is required; the others only make kernels faster
     /// (64-bit scatters need int64 and int64Atomics; float32AtomicAdd needs VK_EXT_shader_atomic_float's
     /// shaderBufferFloat32AtomicAdd enabled; signedZeroInfNanPreserveFloat32, a property, needs the device
-    /// created for Vulkan 1.2).
+    /// created for Vulkan 1.2; hostQueryReset, enabled by Vulkan 1.2's feature or VK_EXT_host_query_reset,
+    /// lets ripple reset its timestamp queries on the host instead of by a command in each submission).
     AdapterFeatures enabledFeatures;
     bool debugUtilsEnabled = false; ///< VK_EXT_debug_utils enabled on the instance: labels for RenderDoc
     /// Called around each vkQueueSubmit ripple makes on `queue` (Device::submit, execute, upload,
