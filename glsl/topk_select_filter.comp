@@ -19,7 +19,7 @@ spirv_execution_mode(extensions = ["SPV_KHR_float_controls"], capabilities = [44
 // index slots), 4 candidates.
 //
 // No barrier in the loop: candidates are staged (stageCandidate).
-layout(local_size_x = 256) in;
+layout(local_size_x = RIPPLE_GROUP_SIZE) in;
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
 #define PARAMS_SHARED 64u  // ripple/common.glsl; core/topk_select.cpp keeps the block within it
@@ -143,7 +143,7 @@ void flushStage(uint row) {
     const uint staged = min(sStaged, STAGE);
     if (lid == 0u) sBase = staged != 0u ? atomicAdd(state[row * SELECT_STATE + 1u], staged) : 0u;
     barrier();
-    for (uint i = lid; i < staged; i += 256u) {
+    for (uint i = lid; i < staged; i += GROUP_SIZE) {
         const uint slot = sBase + i;
         if (slot < C) {
             candidates[(row * C + slot) * 2u] = sStage[i];
@@ -160,7 +160,7 @@ shared uint sTieSlots;
 void recordTies(uint slots, uint tieBits, uint first) {
     for (; tieBits != 0u && sTieSlots < SELECT_TIE_SLOTS; tieBits &= tieBits - 1u) {
         const uint at = atomicAdd(sTieSlots, 1u);
-        if (at < SELECT_TIE_SLOTS) chunkTies[slots + at] = first + 256u * uint(findLSB(tieBits));
+        if (at < SELECT_TIE_SLOTS) chunkTies[slots + at] = first + GROUP_SIZE * uint(findLSB(tieBits));
     }
 }
 
@@ -171,7 +171,7 @@ shared uint sTies;
 uint gTile[UNROLL];
 void loadTile(uint tile, uint end, uint rowBase, uint stride) {
     [[unroll]] for (uint u = 0u; u < UNROLL; ++u)  // no branch between the loads
-        gTile[u] = loadElement(rowBase + min(tile + u * 256u + gl_LocalInvocationID.x, end - 1u) * stride).x;
+        gTile[u] = loadElement(rowBase + min(tile + u * GROUP_SIZE + gl_LocalInvocationID.x, end - 1u) * stride).x;
 }
 
 #if defined(DTYPE_f16) || defined(DTYPE_bf16) || defined(DTYPE_i16) || defined(DTYPE_u16)
@@ -182,7 +182,7 @@ void loadTile(uint tile, uint end, uint rowBase, uint stride) {
 // row. Elements of the words at the chunk's ends that lie outside it are another chunk's. Candidates are
 // staged as in the generic loop (main).
 void loadPairedTile(uint first, uint lastWord) {
-    [[unroll]] for (uint u = 0u; u < UNROLL; ++u) gTile[u] = inputWords[min(first + u * 256u, lastWord)];
+    [[unroll]] for (uint u = 0u; u < UNROLL; ++u) gTile[u] = inputWords[min(first + u * GROUP_SIZE, lastWord)];
 }
 // The tile's words are in gTile (loadPairedTile).
 uint pairedTile(uint row, uint rowBase, uint begin, uint end, uint first, uint tau) {
@@ -197,7 +197,7 @@ uint pairedTile(uint row, uint rowBase, uint begin, uint end, uint first, uint t
             const vec2 v =
                 vec2(uintBitsToFloat(word[u] << 16u), uintBitsToFloat(word[u] & 0xFFFF0000u));
 #endif
-            const uint j = 2u * (first + u * 256u) - rowBase;  // wraps below begin for an odd base: outside
+            const uint j = 2u * (first + u * GROUP_SIZE) - rowBase;  // wraps below begin for an odd base: outside
             const bool inside0 = j - begin < end - begin, inside1 = j + 1u - begin < end - begin;
             classify(v.x, word[u], inside0, 1u << (2u * u), tieBits, candidateBits);
             classify(v.y, word[u] >> 16u, inside1, 2u << (2u * u), tieBits, candidateBits);
@@ -207,7 +207,7 @@ uint pairedTile(uint row, uint rowBase, uint begin, uint end, uint first, uint t
     [[unroll]] for (uint u = 0u; u < UNROLL; ++u) {
         [[unroll]] for (uint h = 0u; h < 2u; ++h) {
             // j wraps below begin for h = 0 of an odd base: outside, as wanted.
-            const uint j = 2u * (first + u * 256u) + h - rowBase;
+            const uint j = 2u * (first + u * GROUP_SIZE) + h - rowBase;
             const uint key = rankKeyOf((word[u] >> (16u * h)) & 0xFFFFu);
             const bool inside = j - begin < end - begin;
             tieBits |= inside && key == tau ? 1u << (2u * u + h) : 0u;
@@ -215,7 +215,7 @@ uint pairedTile(uint row, uint rowBase, uint begin, uint end, uint first, uint t
         }
     }
     for (; candidateBits != 0u; candidateBits &= candidateBits - 1u) {
-        const uint b = uint(findLSB(candidateBits)), w = first + 256u * (b >> 1u), h = b & 1u;
+        const uint b = uint(findLSB(candidateBits)), w = first + GROUP_SIZE * (b >> 1u), h = b & 1u;
         stageCandidate(row, rankKeyOf((inputWords[w] >> (16u * h)) & 0xFFFFu), 2u * w + h - rowBase);
     }
     return tieBits;
@@ -224,7 +224,7 @@ void recordPairedTies(uint slots, uint tieBits, uint first, uint rowBase) {
     for (; tieBits != 0u && sTieSlots < SELECT_TIE_SLOTS; tieBits &= tieBits - 1u) {
         const uint at = atomicAdd(sTieSlots, 1u), b = uint(findLSB(tieBits));
         if (at < SELECT_TIE_SLOTS)
-            chunkTies[slots + at] = 2u * (first + 256u * (b >> 1u)) + (b & 1u) - rowBase;
+            chunkTies[slots + at] = 2u * (first + GROUP_SIZE * (b >> 1u)) + (b & 1u) - rowBase;
     }
 }
 #endif
@@ -273,7 +273,7 @@ void main() {
 #if defined(PAIRED_WORDS)
         if (paired) {  // uniform
             // begin < end: a chunk is never empty (core/topk_select.cpp); end - begin must not wrap below.
-            for (uint tile = firstWord; begin < end && tile <= lastWord; tile += 256u * UNROLL) {
+            for (uint tile = firstWord; begin < end && tile <= lastWord; tile += GROUP_SIZE * UNROLL) {
                 if (tile != firstWord) loadPairedTile(tile + lid, lastWord);  // uniform
                 const uint tieBits = pairedTile(row, rowBase, begin, end, tile + lid, tau);
                 if (tieBits != 0u) {
@@ -283,7 +283,7 @@ void main() {
             }
         } else
 #endif
-        for (uint tile = begin; tile < end; tile += 256u * UNROLL) {
+        for (uint tile = begin; tile < end; tile += GROUP_SIZE * UNROLL) {
             if (tile != begin) loadTile(tile, end, rowBase, stride);  // uniform
             uint key[UNROLL] = gTile;
             // The tile's ties and candidates as bit masks, the candidates (rare: about m / S of the elements)
@@ -294,18 +294,18 @@ void main() {
 #if defined(BY_VALUE)
             if (gByValue) {  // uniform
                 [[unroll]] for (uint u = 0u; u < UNROLL; ++u)
-                    classify(valueOf(key[u]), key[u], tile + u * 256u + lid < end, 1u << u, tieBits,
+                    classify(valueOf(key[u]), key[u], tile + u * GROUP_SIZE + lid < end, 1u << u, tieBits,
                              candidateBits);
             } else
 #endif
             [[unroll]] for (uint u = 0u; u < UNROLL; ++u) {
                 const uint k = rankKeyOf(key[u]);
-                const bool inside = tile + u * 256u + lid < end;
+                const bool inside = tile + u * GROUP_SIZE + lid < end;
                 tieBits |= inside && k == tau ? 1u << u : 0u;
                 candidateBits |= inside && k < tau ? 1u << u : 0u;
             }
             for (; candidateBits != 0u; candidateBits &= candidateBits - 1u) {
-                const uint j = tile + 256u * uint(findLSB(candidateBits)) + lid;
+                const uint j = tile + GROUP_SIZE * uint(findLSB(candidateBits)) + lid;
                 stageCandidate(row, rankKeyAt(rowBase + j * stride), j);
             }
             if (tieBits != 0u) {

@@ -13,7 +13,7 @@
 // per subgroup width; bench/NOTES.md, issue 56).
 // Bindings: 1 input, 2 state, 3 per-chunk ties (counts, then index slots), 4 candidates, 5 values,
 // 6 indices (5 and 6: STEP write only).
-layout(local_size_x = 256) in;
+layout(local_size_x = RIPPLE_GROUP_SIZE) in;
 // The fast variants are one a key width (DTYPE_b8, b16, b32), the key mapping params word [46]
 // (topk_key.glsl's KEY_RUNTIME): a fast write variant one a type cost lavapipe's LLVM 15-40 s each, which a
 // cold CI run paid for nine types at each subgroup width that runs them (issue 56); on the H200 the fast
@@ -95,7 +95,7 @@ void take(uint key, uint idx) {
 #if defined(MODE_fast)
 #define SELECT_HOLD
 #define HELD 16u
-#define HELD_MAX (256u * HELD)
+#define HELD_MAX (GROUP_SIZE * HELD)
 bool gHeld;
 uint gHeldKey[HELD], gHeldIdx[HELD];
 
@@ -103,7 +103,7 @@ uint gHeldKey[HELD], gHeldIdx[HELD];
 void holdSlots(uint from, uint to, uint last) {
     [[unroll]] for (uint u = 0u; u < HELD; ++u) {  // all loads in flight before any use
         if (u < from || u >= to) continue;         // uniform
-        const uint i = min(gl_LocalInvocationID.x + 256u * u, last);
+        const uint i = min(gl_LocalInvocationID.x + GROUP_SIZE * u, last);
         gHeldKey[u] = candidates[gListBase + 2u * i];
         gHeldIdx[u] = candidates[gListBase + 2u * i + 1u];
     }
@@ -125,7 +125,7 @@ uint selectHeld(uint count, uint tau, inout uint need, out uint ties, out uint s
     barrier();
     uint spread = 0u;
     [[unroll]] for (uint u = 0u; u < HELD; ++u)
-        if (256u * u < count) spread |= (gHeldKey[u] ^ reference) & (0u - uint(lid + 256u * u < count));
+        if (GROUP_SIZE * u < count) spread |= (gHeldKey[u] ^ reference) & (0u - uint(lid + GROUP_SIZE * u < count));
     spread = subgroupOr(spread);  // SELECT_HOLD: fast variants only
     if (subgroupElect()) atomicOr(sSpread, spread);
     barrier();
@@ -136,12 +136,12 @@ uint selectHeld(uint count, uint tau, inout uint need, out uint ties, out uint s
     while (top >= int(low)) {  // uniform
         const uint s = uint(max(top - 10, int(low))), digitMask = (2u << (uint(top) - s)) - 1u;
         const uint resolved = top >= 31 ? 0u : 0xFFFFFFFFu << uint(top + 1);
-        for (uint b = lid; b < SELECT_BINS; b += 256u) sBins[b] = 0u;
+        for (uint b = lid; b < SELECT_BINS; b += GROUP_SIZE) sBins[b] = 0u;
         barrier();
         [[unroll]] for (uint u = 0u; u < HELD; ++u) {
-            if (256u * u >= count) continue;  // uniform
+            if (GROUP_SIZE * u >= count) continue;  // uniform
             // one branch, not the three of `&&`
-            if ((uint(lid + 256u * u < count) & uint(((gHeldKey[u] ^ prefix) & resolved) == 0u)) != 0u)
+            if ((uint(lid + GROUP_SIZE * u < count) & uint(((gHeldKey[u] ^ prefix) & resolved) == 0u)) != 0u)
                 atomicAdd(sBins[(gHeldKey[u] >> s) & digitMask], 1u);
         }
         findBucket(need);
@@ -189,18 +189,18 @@ void visitAll(uint pass, uint count) {
 #if defined(SELECT_HOLD)
     if (gHeld) {  // uniform
         [[unroll]] for (uint u = 0u; u < HELD; ++u) {
-            if (256u * u >= count) break;  // uniform: slots past the list
-            if (lid + 256u * u < count) visit(pass, gHeldKey[u], gHeldIdx[u]);
+            if (GROUP_SIZE * u >= count) break;  // uniform: slots past the list
+            if (lid + GROUP_SIZE * u < count) visit(pass, gHeldKey[u], gHeldIdx[u]);
         }
         return;
     }
 #endif
-    for (uint i0 = lid; i0 < count; i0 += 256u * SELECT_STREAM) {
+    for (uint i0 = lid; i0 < count; i0 += GROUP_SIZE * SELECT_STREAM) {
         uint key[SELECT_STREAM], idx[SELECT_STREAM];
         [[unroll]] for (uint u = 0u; u < SELECT_STREAM; ++u)  // all loads in flight before any use
-            selectEntry(min(i0 + 256u * u, count - 1u), key[u], idx[u]);
+            selectEntry(min(i0 + GROUP_SIZE * u, count - 1u), key[u], idx[u]);
         [[unroll]] for (uint u = 0u; u < SELECT_STREAM; ++u)
-            if (i0 + 256u * u < count) visit(pass, key[u], idx[u]);
+            if (i0 + GROUP_SIZE * u < count) visit(pass, key[u], idx[u]);
     }
 }
 
@@ -214,7 +214,7 @@ void takeBest(uint count, uint tau) {
     uint need = TOPK_K, ties, shift;
 #if defined(SELECT_HOLD)
     gHeld = gFromList && count <= HELD_MAX;
-    if (gHeld) holdSlots(prefetchSlots(), (count + 255u) / 256u, count - 1u);  // main loaded the first ones
+    if (gHeld) holdSlots(prefetchSlots(), (count + (GROUP_SIZE - 1u)) / GROUP_SIZE, count - 1u);  // main loaded the first ones
     gT = gHeld ? selectHeld(count, tau, need, ties, shift) : selectByRank(count, need, ties, shift);
 #else
     gT = selectByRank(count, need, ties, shift);
@@ -224,7 +224,7 @@ void takeBest(uint count, uint tau) {
         barrier();  // sBins is free after the selection
         visitAll(VISIT_BELOW_AND_TIES, count);
         barrier();
-        for (uint a = lid; a < ties; a += 256u) {  // indices are distinct
+        for (uint a = lid; a < ties; a += GROUP_SIZE) {  // indices are distinct
             const uint idx = sBins[a];
             uint smaller = 0u;
             for (uint b = 0u; b < ties; ++b) smaller += sBins[b] < idx ? 1u : 0u;
@@ -237,7 +237,7 @@ void takeBest(uint count, uint tau) {
     if (need < ties) {
         gPrefix = 0u;
         for (int s = 22; s >= 0; s -= 11) {
-            for (uint b = lid; b < SELECT_BINS; b += 256u) sBins[b] = 0u;
+            for (uint b = lid; b < SELECT_BINS; b += GROUP_SIZE) sBins[b] = 0u;
             barrier();
             const uint above = uint(s) + 11u;
             gHigh = above >= 32u ? 0u : 0xFFFFFFFFu << above;
@@ -259,21 +259,21 @@ void takeBest(uint count, uint tau) {
 // loads in flight before the comparisons, taken in no order.
 void takeAllTies(uint tau, uint c) {
     const uint begin = c * SELECT_CHUNK, end = min(TOPK_N, begin + SELECT_CHUNK);
-    for (uint w = begin + gl_LocalInvocationID.x; w < end; w += 256u * SELECT_STREAM) {
+    for (uint w = begin + gl_LocalInvocationID.x; w < end; w += GROUP_SIZE * SELECT_STREAM) {
         uint key[SELECT_STREAM];
         [[unroll]] for (uint u = 0u; u < SELECT_STREAM; ++u)
-            key[u] = rankKeyAt(gRowBase + min(w + u * 256u, end - 1u) * TOPK_AXIS_STRIDE);
+            key[u] = rankKeyAt(gRowBase + min(w + u * GROUP_SIZE, end - 1u) * TOPK_AXIS_STRIDE);
         [[unroll]] for (uint u = 0u; u < SELECT_STREAM; ++u)
-            if (w + u * 256u < end && key[u] == tau) take(tau, w + u * 256u);
+            if (w + u * GROUP_SIZE < end && key[u] == tau) take(tau, w + u * GROUP_SIZE);
     }
 }
 
 // The first `need` elements equal to tau of chunk c, in index order, from its `here` tie slots (here <= R):
 // an entry is wanted when fewer than `need` slots hold a smaller index (indices are distinct).
 void takeFirstStoredTies(uint tau, uint slots, uint here, uint need) {
-    for (uint t = gl_LocalInvocationID.x; t < here; t += 256u) sBins[t] = chunkTies[slots + t];
+    for (uint t = gl_LocalInvocationID.x; t < here; t += GROUP_SIZE) sBins[t] = chunkTies[slots + t];
     barrier();
-    for (uint t = gl_LocalInvocationID.x; t < here; t += 256u) {
+    for (uint t = gl_LocalInvocationID.x; t < here; t += GROUP_SIZE) {
         const uint idx = sBins[t];
         uint smaller = 0u;
         for (uint o = 0u; o < here; ++o) smaller += sBins[o] < idx ? 1u : 0u;
@@ -316,15 +316,15 @@ void takeFirstReadTies(uint tau, uint c, uint need) {
     }
 }
 
-// Takes the first `need` elements equal to tau in index order. The chunks' tie counts, 256 at a time and
+// Takes the first `need` elements equal to tau in index order. The chunks' tie counts, one an invocation and
 // summed in chunk order, say which chunks are wanted whole (their tie slots, or for more than R ties the
 // chunk itself, taken in any order) and which one only in part (ordered).
-shared uint sWhole[256], sWholeCount, sPartChunk, sPartNeed;
+shared uint sWhole[RIPPLE_GROUP_SIZE], sWholeCount, sPartChunk, sPartNeed;
 void takeFirstTies(uint row, uint tau, uint need) {
     const uint chunks = SELECT_CHUNKS, R = SELECT_TIE_SLOTS, x = scanIndex();
     const uint slotBase = TOPK_ROWS * chunks + row * chunks * R;
     uint taken = 0u;
-    for (uint c0 = 0u; c0 < chunks && taken < need; c0 += 256u) {  // uniform
+    for (uint c0 = 0u; c0 < chunks && taken < need; c0 += GROUP_SIZE) {  // uniform
         if (gl_LocalInvocationID.x == 0u) {
             sWholeCount = 0u;
             sPartChunk = 0xFFFFFFFFu;
@@ -394,7 +394,7 @@ void main() {
             gFromList = true;
             takeBest(below, tau);
         } else if (below < K && below + atTau >= K) {  // all candidates, then the first ties of tau
-            for (uint i = lid; i < below; i += 256u)
+            for (uint i = lid; i < below; i += GROUP_SIZE)
                 take(candidates[gListBase + 2u * i], candidates[gListBase + 2u * i + 1u]);
             takeFirstTies(row, tau, K - below);
         } else {  // the estimate missed, or the list overflowed: select from the whole row (exact, slow)
@@ -410,7 +410,7 @@ void main() {
         gGatherBase = listHolds || withTies ? below : 0u;  // gather: the list's entries kept
         if (withTies) {  // all candidates, then the first ties of tau
             if (!kGather)
-                for (uint i = lid; i < below; i += 256u)
+                for (uint i = lid; i < below; i += GROUP_SIZE)
                     take(candidates[gListBase + 2u * i], candidates[gListBase + 2u * i + 1u]);
             takeFirstTies(row, tau, K - below);
         } else if (!kGather || !listHolds) {  // the list's K best, or (missed, overflowed) the row's

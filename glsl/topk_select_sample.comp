@@ -7,7 +7,7 @@
 // counts. The samples are loaded once, many loads in flight per invocation, into shared memory; the 8-bit
 // histogram steps of topk_entries.glsl run there. Bindings: 1 input, 2 state, 3 the rows' sample slots (S
 // each) and 4 a counter per row (zeroed scratch), both used only with SELECT_SAMPLE_PARTS > 1.
-layout(local_size_x = 256) in;
+layout(local_size_x = RIPPLE_GROUP_SIZE) in;
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
 #define PARAMS_SHARED 64u  // ripple/common.glsl; core/topk_select.cpp keeps the block within it
@@ -54,20 +54,20 @@ void main() {
             // This part's per * g loads spread over every invocation (item q: sample first + q / g, element
             // q % g of its group), eight in flight each: one round for a single row's 1024. Each sample's
             // minimum gathers in sEntry[0, per) by shared atomicMin, then goes to the row's sample slots.
-            for (uint e = lid; e < per; e += 256u) sEntry[e] = 0xFFFFFFFFu;
+            for (uint e = lid; e < per; e += GROUP_SIZE) sEntry[e] = 0xFFFFFFFFu;
             barrier();
             const uint items = per * g;
-            for (uint q0 = lid; q0 < items; q0 += 256u * 8u) {
+            for (uint q0 = lid; q0 < items; q0 += GROUP_SIZE * 8u) {
                 uint k[8];
                 [[unroll]] for (uint u = 0u; u < 8u; ++u) {
-                    const uint q = min(q0 + u * 256u, items - 1u);
+                    const uint q = min(q0 + u * GROUP_SIZE, items - 1u);
                     k[u] = loadElement(sampleOffset(rowBase, first + q / g, q % g)).x;
                 }
                 [[unroll]] for (uint u = 0u; u < 8u; ++u)
-                    if (q0 + u * 256u < items) atomicMin(sEntry[(q0 + u * 256u) / g], rankKeyOf(k[u]));
+                    if (q0 + u * GROUP_SIZE < items) atomicMin(sEntry[(q0 + u * GROUP_SIZE) / g], rankKeyOf(k[u]));
             }
             barrier();
-            for (uint e = lid; e < per; e += 256u) samples[row * S + first + e] = sEntry[e];
+            for (uint e = lid; e < per; e += GROUP_SIZE) samples[row * S + first + e] = sEntry[e];
             memoryBarrierBuffer();  // this invocation's samples, before the arrival that publishes them
             barrier();
             if (lid == 0u) {
@@ -76,12 +76,12 @@ void main() {
             }
             barrier();
             if (sLast == 0u) continue;  // uniform
-            for (uint i0 = lid; i0 < S; i0 += 256u * 16u) {  // the row's last workgroup: all S samples
+            for (uint i0 = lid; i0 < S; i0 += GROUP_SIZE * 16u) {  // the row's last workgroup: all S samples
                 uint k[16];
                 [[unroll]] for (uint u = 0u; u < 16u; ++u)
-                    k[u] = samples[row * S + min(i0 + u * 256u, S - 1u)];
+                    k[u] = samples[row * S + min(i0 + u * GROUP_SIZE, S - 1u)];
                 [[unroll]] for (uint u = 0u; u < 16u; ++u)
-                    if (i0 + u * 256u < S) sEntry[i0 + u * 256u] = k[u];
+                    if (i0 + u * GROUP_SIZE < S) sEntry[i0 + u * GROUP_SIZE] = k[u];
             }
             if (lid == 0u) arrivals[row] = 0u;  // nobody else touches it in this dispatch
         }

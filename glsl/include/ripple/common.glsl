@@ -5,6 +5,9 @@
 // push constant `paramsBase` is where this dispatch's block starts in it.
 #extension GL_EXT_control_flow_attributes : enable
 
+// The workgroup's invocations as a uint (RIPPLE_GROUP_SIZE: 256, or 128 in the small-device forms).
+#define GROUP_SIZE uint(RIPPLE_GROUP_SIZE)
+
 #if defined(RIPPLE_SMALL)
 // The small-device variants (cmake/RippleKernels.cmake) read params from a uniform buffer: Vulkan
 // guarantees only 4 storage buffers per stage, and uniform buffers are counted apart. 16 KiB

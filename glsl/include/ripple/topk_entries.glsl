@@ -39,7 +39,7 @@ uint histogramStep(bool byIndex, uint T, uint prefix, uint shift, inout uint nee
     const uint above = shift + 8u >= 32u ? 0u : 0xFFFFFFFFu << (shift + 8u);
     ENTRY_HIST(lid) = 0u;  // the histogram, in the slots (free until the winners)
     barrier();
-    for (uint e = lid; e < count_; e += 256u) {
+    for (uint e = lid; e < count_; e += GROUP_SIZE) {
         uint v = sEntry[e];
         if (byIndex) {
             if (v != T) continue;
@@ -77,7 +77,7 @@ uint nthTieIndex(uint T, uint need, uint ties) {
     const uint lid = gl_LocalInvocationID.x;
     if (lid == 0u) sTieCount = 0u;
     barrier();  // the slots are free: histogramStep ended with a barrier
-    for (uint e = lid; e < count_; e += 256u) {
+    for (uint e = lid; e < count_; e += GROUP_SIZE) {
         if (sEntry[e] == T) {
             const uint at = atomicAdd(sTieCount, 1u);
             ENTRY_HIST(at) = entryIndex(e);
@@ -124,7 +124,7 @@ void selectByDigits(uint count, uint need, uint budget, uint indexBits) {
     gShiftAt = shift;
     if (gEarly || need >= ties) return;
 #if defined(ENTRY_TIE_AT)
-    if (indexBits != 0u && ties <= 256u) {  // uniform; every key digit resolved: prefix is T
+    if (indexBits != 0u && ties <= GROUP_SIZE) {  // uniform; every key digit resolved: prefix is T
         gLast = nthTieIndex(prefix, need, ties);
         return;
     }
@@ -156,9 +156,9 @@ bool selected(uint e) {
 uint selectedMine(uint count) {
     uint mine = 0u;
     if (gByLimit) {  // uniform
-        for (uint e = gl_LocalInvocationID.x; e < count; e += 256u) mine += uint(sEntry[e] <= gLimit);
+        for (uint e = gl_LocalInvocationID.x; e < count; e += GROUP_SIZE) mine += uint(sEntry[e] <= gLimit);
     } else {
-        for (uint e = gl_LocalInvocationID.x; e < count; e += 256u) mine += selected(e) ? 1u : 0u;
+        for (uint e = gl_LocalInvocationID.x; e < count; e += GROUP_SIZE) mine += selected(e) ? 1u : 0u;
     }
     return mine;
 }
@@ -169,7 +169,7 @@ void writeSelected(uint row, uint rowBase, uint count) {
     const uint lid = gl_LocalInvocationID.x;
     uint total;
     uint at = workgroupExclusiveAdd(selectedMine(count), total);  // total == K
-    for (uint e = lid; e < count; e += 256u) {
+    for (uint e = lid; e < count; e += GROUP_SIZE) {
         if (selected(e)) {
             sKey[0][at] = sEntry[e];
             sIdx[at] = entryIndex(e);

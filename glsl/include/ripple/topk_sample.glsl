@@ -23,21 +23,21 @@ uint sampleOffset(uint rowBase, uint i, uint t) {
 // barrier.
 void loadSamples(uint rowBase) {
     const uint S = SELECT_SAMPLES, g = SELECT_SAMPLE_GROUP, lid = gl_LocalInvocationID.x;
-    for (uint i0 = lid; i0 < S; i0 += 256u * 8u) {
+    for (uint i0 = lid; i0 < S; i0 += GROUP_SIZE * 8u) {
         uint k[8];
         [[unroll]] for (uint u = 0u; u < 8u; ++u)  // eight independent loads in flight
-            k[u] = loadElement(sampleOffset(rowBase, min(i0 + u * 256u, S - 1u), 0u)).x;
+            k[u] = loadElement(sampleOffset(rowBase, min(i0 + u * GROUP_SIZE, S - 1u), 0u)).x;
         [[unroll]] for (uint u = 0u; u < 8u; ++u) k[u] = rankKeyOf(k[u]);
 #if !defined(SAMPLE_SINGLE)
         for (uint t = 1u; t < g; ++t) {  // the rest of each sample's group
             uint more[8];
             [[unroll]] for (uint u = 0u; u < 8u; ++u)
-                more[u] = loadElement(sampleOffset(rowBase, min(i0 + u * 256u, S - 1u), t)).x;
+                more[u] = loadElement(sampleOffset(rowBase, min(i0 + u * GROUP_SIZE, S - 1u), t)).x;
             [[unroll]] for (uint u = 0u; u < 8u; ++u) k[u] = min(k[u], rankKeyOf(more[u]));
         }
 #endif
         [[unroll]] for (uint u = 0u; u < 8u; ++u)
-            if (i0 + u * 256u < S) sEntry[i0 + u * 256u] = k[u];
+            if (i0 + u * GROUP_SIZE < S) sEntry[i0 + u * GROUP_SIZE] = k[u];
     }
 }
 

@@ -51,23 +51,24 @@ uint rankKeyAt(uint offset) { return rankKeyOf(loadElement(offset).x); }
 
 // Finds, over the counts in sBins[0, 2048), the bucket b holding the need-th element (1-based) in bucket
 // order: sum(bins < b) < need <= sum(bins <= b). Results in sFoundBucket and sFoundBefore (the sum below b).
-// Every invocation of the workgroup (256) must call it; it starts and ends with a barrier.
+// Every invocation of the workgroup must call it; it starts and ends with a barrier.
 shared uint sBins[SELECT_BINS];
 shared uint sFoundBucket, sFoundBefore;
 
+#define BINS_PER_INVOCATION (SELECT_BINS / GROUP_SIZE)  // 8, or 16 in the small-device forms
 void findBucket(uint need) {
-    const uint x = scanIndex();  // owns bins [8x, 8x + 8)
+    const uint x = scanIndex();  // owns bins [x BINS_PER_INVOCATION, (x + 1) BINS_PER_INVOCATION)
     if (gl_LocalInvocationID.x == 0u) sFoundBucket = sFoundBefore = 0u;  // kept only if the counts fall short
     barrier();
     uint part = 0u;
-    [[unroll]] for (uint i = 0u; i < 8u; ++i) part += sBins[x * 8u + i];
+    [[unroll]] for (uint i = 0u; i < BINS_PER_INVOCATION; ++i) part += sBins[x * BINS_PER_INVOCATION + i];
     uint total;
     uint before = workgroupExclusiveAdd(part, total);
     if (before < need && need <= before + part) {
-        for (uint i = 0u; i < 8u; ++i) {
-            const uint c = sBins[x * 8u + i];
+        for (uint i = 0u; i < BINS_PER_INVOCATION; ++i) {
+            const uint c = sBins[x * BINS_PER_INVOCATION + i];
             if (need <= before + c) {
-                sFoundBucket = x * 8u + i;
+                sFoundBucket = x * BINS_PER_INVOCATION + i;
                 sFoundBefore = before;
                 break;
             }
@@ -104,17 +105,17 @@ uint selectByRank(uint count, inout uint need, out uint ties, out uint shift) {
     shift = 0u;
     for (uint q = 0u; q < SELECT_DIGITS; ++q) {
         const uint resolved = resolvedBits(int(q) - 1);
-        for (uint b = lid; b < SELECT_BINS; b += 256u) sBins[b] = 0u;
+        for (uint b = lid; b < SELECT_BINS; b += GROUP_SIZE) sBins[b] = 0u;
         barrier();
-        for (uint i0 = lid; i0 < count; i0 += 256u * SELECT_STREAM) {
+        for (uint i0 = lid; i0 < count; i0 += GROUP_SIZE * SELECT_STREAM) {
             uint key[SELECT_STREAM];
             [[unroll]] for (uint u = 0u; u < SELECT_STREAM; ++u) {  // all loads in flight before any use
                 uint idx;
                 key[u] = 0u;
-                if (i0 + u * 256u < count) selectEntry(i0 + u * 256u, key[u], idx);
+                if (i0 + u * GROUP_SIZE < count) selectEntry(i0 + u * GROUP_SIZE, key[u], idx);
             }
             [[unroll]] for (uint u = 0u; u < SELECT_STREAM; ++u)  // one branch, not the three of `&&`
-                if ((uint(i0 + u * 256u < count) & uint(((key[u] ^ prefix) & resolved) == 0u)) != 0u)
+                if ((uint(i0 + u * GROUP_SIZE < count) & uint(((key[u] ^ prefix) & resolved) == 0u)) != 0u)
                     atomicAdd(sBins[digitOf(key[u], q)], 1u);
         }
         findBucket(need);
