@@ -214,7 +214,8 @@ void takeBest(uint count, uint tau) {
     uint need = TOPK_K, ties, shift;
 #if defined(SELECT_HOLD)
     gHeld = gFromList && count <= HELD_MAX;
-    if (gHeld) holdSlots(prefetchSlots(), (count + (GROUP_SIZE - 1u)) / GROUP_SIZE, count - 1u);  // main loaded the first ones
+    // main loaded the first ones
+    if (gHeld) holdSlots(prefetchSlots(), (count + (GROUP_SIZE - 1u)) / GROUP_SIZE, count - 1u);
     gT = gHeld ? selectHeld(count, tau, need, ties, shift) : selectByRank(count, need, ties, shift);
 #else
     gT = selectByRank(count, need, ties, shift);
