@@ -144,6 +144,14 @@ int runScatter(ripple::Device& dev, const BenchOptions& opt, double ceiling, std
          1024, 0, 1048576, false, true},
         {"scatter_elements (1,1024) f32, 1048576 random idx, add, deterministic", false, false,
          ScatterReduction::Add, 1, 1024, 0, 1048576, true, true},
+        // ScatterND within a small device's 128 MiB binding range (Vulkan's minimum maxStorageBufferRange),
+        // so that the small-device profiles measure ScatterND too: the 1 GiB cases above are refused there.
+        {"scatter_nd (65536,256) f32 (64 MiB), 4096 rows, in place", true, true, ScatterReduction::None,
+         65536, 256, 4096, 0},
+        {"scatter_nd (65536,256) f32 (64 MiB), 4096 rows, in place, add", true, true, ScatterReduction::Add,
+         65536, 256, 4096, 0},
+        {"scatter_nd (65536,256) f32 (64 MiB), 4096 rows, in place, add, deterministic", true, true,
+         ScatterReduction::Add, 65536, 256, 4096, 0, true},
     };
     std::printf("%-58s %10s %10s %10s %10s %10s %8s %6s\n", "scatter case", "median us", "min us", "host us",
                 "floor MB", "GB/s", "% copy", "check");
