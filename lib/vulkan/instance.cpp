@@ -250,7 +250,7 @@ AdapterInfo Instance::describe(uint32_t index) const {
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
     if (v12 || hasExtension(fn_, pd, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME))
         *tail = &timeline, tail = &timeline.pNext;
-    // Vulkan 1.2 requires hostQueryReset; 1.1 drivers offer it by extension (Mesa's panvk, turnip, PowerVR).
+    // Vulkan 1.2 requires hostQueryReset; 1.1 drivers offer it by extension (Mesa's panvk and PowerVR do).
     VkPhysicalDeviceHostQueryResetFeatures queryReset{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES};
     if (v12 || hasExtension(fn_, pd, VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME))
