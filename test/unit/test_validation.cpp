@@ -344,6 +344,56 @@ TEST_CASE("Scatter reductions plan a copy, then the reduce pass of the data type
           "ScatterND: Reduction (5) is not a ScatterReduction");
 }
 
+TEST_CASE("FLOAT32 ADD into a small output sums per workgroup, then adds by float atomics where the device "
+          "runs them, else stores partial sums for a second pass",
+          "[unit]") {
+    ScatterElementsDesc d; // 1,048,576 updates into 1,024 targets: 1,024 a target
+    d.InputTensor = d.OutputTensor = {DataType::Float32, {1, 1024}, {}};
+    d.IndicesTensor = {DataType::Int32, {1, 1048576}, {}};
+    d.UpdatesTensor = {DataType::Float32, {1, 1048576}, {}};
+    d.Axis = 1;
+    d.Reduction = ScatterReduction::Add;
+    core::PlanLimits atomics;
+    atomics.floatAtomicAdd = true;
+    auto fast = core::planScatterElements(d, atomics);
+    REQUIRE(fast.ok());
+    CHECK(fast.value().dispatches.back().kernel == "scatter_elements_reduce_shared.f32.i32");
+    CHECK(fast.value().dispatches.back().hasModes);
+    CHECK(fast.value().scratchBytes == 0);
+    for (bool small : {false, true}) {
+        INFO((small ? "small device" : "no float atomics"));
+        core::PlanLimits l;
+        l.smallKernels = small;
+        l.floatAtomicAdd = small; // a small device takes the partials whatever it has
+        auto p = core::planScatterElements(d, l);
+        REQUIRE(p.ok());
+        const auto& ds = p.value().dispatches;
+        REQUIRE(ds.size() >= 2);
+        const core::PlanDispatch &pass = ds[ds.size() - 2], &sums = ds.back();
+        CHECK(pass.kernel == "scatter_elements_reduce_shared.f32.i32.portable");
+        CHECK_FALSE(pass.hasModes);
+        CHECK(sums.kernel == "scatter_sums_add");
+        CHECK(sums.arg == pass.groups); // the partial rows: one a workgroup
+        CHECK(pass.groups == 128);
+        // The partials binding: the pass writes it (binding 3), the sums read it (binding 1), all of it.
+        CHECK(pass.bindings[3].kind == core::BindingKind::Scratch);
+        CHECK(sums.bindings[1].kind == core::BindingKind::Scratch);
+        CHECK(pass.bindings[3].offset == sums.bindings[1].offset);
+        CHECK(pass.bindings[3].size == uint64_t(pass.groups) * 1024 * 4);
+        CHECK(p.value().scratchBytes >= pass.bindings[3].offset + pass.bindings[3].size);
+        CHECK(sums.bindings[2].kind == core::BindingKind::Tensor);
+        CHECK(sums.bindings[2].tensor == 3); // the output
+        CHECK(sums.groups == 1024 / 32);
+    }
+    // Over 2048 targets on a small device (its form sums 2048 in 8 KiB): the per-update pass.
+    d.InputTensor = d.OutputTensor = {DataType::Float32, {1, 4096}, {}};
+    core::PlanLimits small;
+    small.smallKernels = true;
+    CHECK(core::planScatterElements(d, small).value().dispatches.back().kernel ==
+          "scatter_elements_reduce.f32.i32");
+    CHECK(core::planScatterElements(d, limits()).value().dispatches.back().kernel == "scatter_sums_add");
+}
+
 TEST_CASE("ScatterND plans a copy then a scatter, and only a copy without updates", "[unit]") {
     auto p = core::planScatterND(scatterND(), limits());
     REQUIRE(p.ok());
