@@ -197,7 +197,7 @@ void addScatterPass(Plan& plan, const char* kernel, uint32_t base, ScatterReduct
     sums.bindings = {{BindingKind::Params}, partials, {BindingKind::Tensor, 3}};
     sums.paramsBase = base;
     sums.arg = rows;
-    sums.groups = static_cast<uint32_t>((outputs + 31) / 32); // outputs <= 4096
+    sums.groups = groupsFor(outputs, 32); // scatter_sums_add's TARGETS a workgroup
     plan.dispatches.push_back(std::move(sums));
 }
 
