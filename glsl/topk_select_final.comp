@@ -36,9 +36,21 @@ layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; }
 #include "ripple/topk.glsl"
 
 layout(std430, binding = 1) readonly buffer Input { uint inputWords[]; };
+#if defined(RIPPLE_SMALL)
+// The small forms (4 storage buffers): binding 2 is the whole scratch, the state at its start, the ties and
+// the candidates at the words params [47] and [48] give (topk_select_params.glsl); 3 and 4 stay unbound.
+layout(std430, binding = 2) buffer Scratch { uint scratchWords[]; };
+#define STATE(i) scratchWords[(i)]
+#define CHUNK_TIES(i) scratchWords[P(47) + (i)]
+#define CANDIDATES(i) scratchWords[P(48) + (i)]
+#else
 layout(std430, binding = 2) buffer State { uint state[]; };
 layout(std430, binding = 3) readonly buffer ChunkTies { uint chunkTies[]; };
 layout(std430, binding = 4) buffer Candidates { uint candidates[]; };
+#define STATE(i) state[(i)]
+#define CHUNK_TIES(i) chunkTies[(i)]
+#define CANDIDATES(i) candidates[(i)]
+#endif
 #if !defined(STEP_gather)  // the gather step writes no output (and its HLSL would drop unused registers)
 layout(std430, binding = 5) buffer Values { uint values[]; };
 layout(std430, binding = 6) writeonly buffer IndicesOut { uint indicesOut[]; };
@@ -66,8 +78,8 @@ uint gListBase, gRowBase, gGatherBase;
 // Entry i of the source: the row's candidate list, or the input row itself.
 void selectEntry(uint i, out uint key, out uint idx) {
     if (gFromList) {
-        key = candidates[gListBase + 2u * i];
-        idx = candidates[gListBase + 2u * i + 1u];
+        key = CANDIDATES(gListBase + 2u * i);
+        idx = CANDIDATES(gListBase + 2u * i + 1u);
     } else {
         key = rankKeyAt(gRowBase + i * TOPK_AXIS_STRIDE);
         idx = i;
@@ -77,8 +89,8 @@ void selectEntry(uint i, out uint key, out uint idx) {
 void take(uint key, uint idx) {
     const uint at = atomicAdd(sSlots, 1u);
     if (kGather) {  // into the list, after its first gGatherBase entries (at most K in all)
-        candidates[gListBase + 2u * (gGatherBase + at)] = key;
-        candidates[gListBase + 2u * (gGatherBase + at) + 1u] = idx;
+        CANDIDATES(gListBase + 2u * (gGatherBase + at)) = key;
+        CANDIDATES(gListBase + 2u * (gGatherBase + at) + 1u) = idx;
     } else if (at < SLOTS) {
         sKey[0][at] = key;
         sIdx[at] = idx;
@@ -104,8 +116,8 @@ void holdSlots(uint from, uint to, uint last) {
     [[unroll]] for (uint u = 0u; u < HELD; ++u) {  // all loads in flight before any use
         if (u < from || u >= to) continue;         // uniform
         const uint i = min(gl_LocalInvocationID.x + GROUP_SIZE * u, last);
-        gHeldKey[u] = candidates[gListBase + 2u * i];
-        gHeldIdx[u] = candidates[gListBase + 2u * i + 1u];
+        gHeldKey[u] = CANDIDATES(gListBase + 2u * i);
+        gHeldIdx[u] = CANDIDATES(gListBase + 2u * i + 1u);
     }
 }
 
@@ -178,7 +190,7 @@ void visit(uint pass, uint key, uint idx) {
         }
     } else if (pass == VISIT_INDEX_DIGIT) {
         if ((uint(key == gT) & uint(((idx ^ gPrefix) & gHigh) == 0u)) != 0u)  // branch-free test
-            atomicAdd(sBins[(idx >> gShift) & 0x7FFu], 1u);
+            atomicAdd(sBins[(idx >> gShift) & (SELECT_BINS - 1u)], 1u);
     } else {
         const uint k = key >> gShift, t = gT >> gShift;
         if ((uint(k < t) | (uint(k == t) & uint(idx <= gLastIndex))) != 0u) take(key, idx);
@@ -237,10 +249,11 @@ void takeBest(uint count, uint tau) {
     gLastIndex = 0xFFFFFFFFu;
     if (need < ties) {
         gPrefix = 0u;
-        for (int s = 22; s >= 0; s -= 11) {
+        // Index digits of SELECT_BIN_BITS from the top: 22, 11, 0 (30, 20, 10, 0 in the small forms).
+        for (int s = (31 / SELECT_BIN_BITS) * SELECT_BIN_BITS; s >= 0; s -= SELECT_BIN_BITS) {
             for (uint b = lid; b < SELECT_BINS; b += GROUP_SIZE) sBins[b] = 0u;
             barrier();
-            const uint above = uint(s) + 11u;
+            const uint above = uint(s) + uint(SELECT_BIN_BITS);
             gHigh = above >= 32u ? 0u : 0xFFFFFFFFu << above;
             gShift = uint(s);
             visitAll(VISIT_INDEX_DIGIT, count);
@@ -272,7 +285,7 @@ void takeAllTies(uint tau, uint c) {
 // The first `need` elements equal to tau of chunk c, in index order, from its `here` tie slots (here <= R):
 // an entry is wanted when fewer than `need` slots hold a smaller index (indices are distinct).
 void takeFirstStoredTies(uint tau, uint slots, uint here, uint need) {
-    for (uint t = gl_LocalInvocationID.x; t < here; t += GROUP_SIZE) sBins[t] = chunkTies[slots + t];
+    for (uint t = gl_LocalInvocationID.x; t < here; t += GROUP_SIZE) sBins[t] = CHUNK_TIES(slots + t);
     barrier();
     for (uint t = gl_LocalInvocationID.x; t < here; t += GROUP_SIZE) {
         const uint idx = sBins[t];
@@ -283,13 +296,13 @@ void takeFirstStoredTies(uint tau, uint slots, uint here, uint need) {
     barrier();
 }
 
-// The first `need` elements equal to tau of chunk c, in index order, read from the chunk: windows of 8192
-// elements, each invocation 32 consecutive ones marked in a bit mask, a prefix sum of the mask counts
+// The first `need` elements equal to tau of chunk c, in index order, read from the chunk: windows of
+// GROUP_SIZE * 32 elements, each invocation 32 consecutive ones marked in a bit mask, a prefix sum of the mask counts
 // ordering the invocations.
 void takeFirstReadTies(uint tau, uint c, uint need) {
     const uint x = scanIndex(), begin = c * SELECT_CHUNK, end = min(TOPK_N, begin + SELECT_CHUNK);
     uint taken = 0u;
-    for (uint w = begin; w < end && taken < need; w += 8192u) {  // uniform
+    for (uint w = begin; w < end && taken < need; w += GROUP_SIZE * 32u) {  // uniform
         const uint first = w + x * 32u;
         uint mask = 0u;
 #if defined(MODE_fast)
@@ -331,7 +344,7 @@ void takeFirstTies(uint row, uint tau, uint need) {
             sPartChunk = 0xFFFFFFFFu;
         }
         const uint c = c0 + x;
-        const uint here = c < chunks ? chunkTies[row * chunks + c] : 0u;
+        const uint here = c < chunks ? CHUNK_TIES(row * chunks + c) : 0u;
         uint total;
         const uint start = taken + workgroupExclusiveAdd(here, total);  // starts with a barrier
         if (here != 0u && start < need) {
@@ -339,7 +352,7 @@ void takeFirstTies(uint row, uint tau, uint need) {
                 sPartChunk = c;
                 sPartNeed = need - start;
             } else if (here <= R) {
-                for (uint t = 0u; t < here; ++t) take(tau, chunkTies[slotBase + c * R + t]);
+                for (uint t = 0u; t < here; ++t) take(tau, CHUNK_TIES(slotBase + c * R + t));
             } else {
                 sWhole[atomicAdd(sWholeCount, 1u)] = c;
             }
@@ -348,7 +361,7 @@ void takeFirstTies(uint row, uint tau, uint need) {
         for (uint i = 0u; i < sWholeCount; ++i) takeAllTies(tau, sWhole[i]);
         const uint part = sPartChunk;
         if (part != 0xFFFFFFFFu) {
-            const uint partTies = chunkTies[row * chunks + part];
+            const uint partTies = CHUNK_TIES(row * chunks + part);
             if (partTies <= R)
                 takeFirstStoredTies(tau, slotBase + part * R, partTies, sPartNeed);
             else
@@ -369,7 +382,7 @@ void main() {
 #if defined(SELECT_HOLD)
         if (!kGather) holdSlots(0u, prefetchSlots(), C - 1u);  // in flight with the state's load
 #endif
-        const uint tau = state[s], below = state[s + 1u], atTau = state[s + 2u];
+        const uint tau = STATE(s), below = STATE(s + 1u), atTau = STATE(s + 2u);
         gRowBase = viewOffset(TOPK_ROW_VIEW, row);
         if (lid == 0u) sSlots = 0u;
         barrier();
@@ -378,15 +391,15 @@ void main() {
         if (kGather) {  // the list, sorted by the passes after this one
             gGatherBase = below;
             if (below >= K && below <= C) {
-                if (lid == 0u) state[s + 3u] = below;  // the list as it is
+                if (lid == 0u) STATE(s + 3u) = below;  // the list as it is
             } else if (below < K && below + atTau >= K) {
                 takeFirstTies(row, tau, K - below);
-                if (lid == 0u) state[s + 3u] = K;
+                if (lid == 0u) STATE(s + 3u) = K;
             } else {
                 gGatherBase = 0u;
                 gFromList = false;
                 takeBest(TOPK_N, tau);
-                if (lid == 0u) state[s + 3u] = K;
+                if (lid == 0u) STATE(s + 3u) = K;
             }
             barrier();
             continue;
@@ -396,7 +409,7 @@ void main() {
             takeBest(below, tau);
         } else if (below < K && below + atTau >= K) {  // all candidates, then the first ties of tau
             for (uint i = lid; i < below; i += GROUP_SIZE)
-                take(candidates[gListBase + 2u * i], candidates[gListBase + 2u * i + 1u]);
+                take(CANDIDATES(gListBase + 2u * i), CANDIDATES(gListBase + 2u * i + 1u));
             takeFirstTies(row, tau, K - below);
         } else {  // the estimate missed, or the list overflowed: select from the whole row (exact, slow)
             gFromList = false;
@@ -412,14 +425,14 @@ void main() {
         if (withTies) {  // all candidates, then the first ties of tau
             if (!kGather)
                 for (uint i = lid; i < below; i += GROUP_SIZE)
-                    take(candidates[gListBase + 2u * i], candidates[gListBase + 2u * i + 1u]);
+                    take(CANDIDATES(gListBase + 2u * i), CANDIDATES(gListBase + 2u * i + 1u));
             takeFirstTies(row, tau, K - below);
         } else if (!kGather || !listHolds) {  // the list's K best, or (missed, overflowed) the row's
             gFromList = listHolds;
             takeBest(listHolds ? below : TOPK_N, tau);
         }
         if (kGather) {  // the list, sorted by the passes after this one
-            if (lid == 0u) state[s + 3u] = listHolds ? below : K;
+            if (lid == 0u) STATE(s + 3u) = listHolds ? below : K;
             barrier();
         }
 #endif
@@ -433,9 +446,9 @@ void main() {
         // is zeroed scratch, whose counts nothing else clears. Read by every invocation before the barriers
         // above.
         if (lid == 0u) {
-            state[s] = 0u;
-            state[s + 1u] = 0u;
-            state[s + 2u] = 0u;
+            STATE(s) = 0u;
+            STATE(s + 1u) = 0u;
+            STATE(s + 2u) = 0u;
         }
         barrier();
 #endif

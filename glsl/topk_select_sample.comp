@@ -25,7 +25,11 @@ layout(std430, binding = 4) coherent buffer Arrivals { uint arrivals[]; };
 #include "ripple/topk_select.glsl"
 #define SLOTS 256u              // the histogram of topk_entries.glsl's steps (no winners here)
 #include "ripple/bitonic.glsl"
+#if defined(RIPPLE_SMALL)
+#define SAMPLE_SLOTS 2048u      // 8 KiB, within the small forms' 16 KiB (core/topk_select.cpp's small S)
+#else
 #define SAMPLE_SLOTS 4096u      // 16 KiB
+#endif
 #define ENTRIES SAMPLE_SLOTS
 #include "ripple/topk_entries.glsl"
 uint entryIndex(uint e) { return e; }  // no index steps: any sample holding the m-th rank will do

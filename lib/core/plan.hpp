@@ -41,6 +41,11 @@ struct PlanDispatch {
     bool skipInPlace = false;          // skipped when the plan runs in place (the input-to-output copy)
     bool onlyInPlace = false;          // run only in place (out of place, a fused pass does its work)
     std::string fastKernel;            // with hasModes: the fast variant's name where it is not `kernel`'s
+    // Whether the kernel's small-device form ("<variant>.small") may run this dispatch where the others
+    // exceed the device: false where the plan's params and bindings suit only the full forms (TopK's
+    // sampled selection plans its small forms apart, under PlanLimits::smallKernels), so that the runtime
+    // plans again with small kernels instead.
+    bool smallForm = true;
 };
 
 struct Plan {

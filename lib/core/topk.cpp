@@ -19,7 +19,8 @@
 //   shared memory, keep each tile's best min(K, tile), merge pairs of runs level by level (binary search,
 //   truncated to K), emit. O(n log n) per row whatever K is.
 // On a small device (PlanLimits::smallKernels: the kernels' 128-invocation forms) the strategies are rank
-// counting, lanes for K <= 32 (also long contiguous rows, where rows * parts fill a GPU), the multi-pass
+// counting, lanes for K <= 32 (also long contiguous rows of 64-bit types or up to 4096, where rows * parts
+// fill a GPU), sampled selection for rows over 4096 of types up to 32 bits with K <= 1024, the multi-pass
 // radix for other rows over 1024 with K <= 1024, and tiles for the rest.
 // Every strategy reads non-last axes in place through the input's strides.
 #include "core/shape.hpp"
@@ -334,6 +335,13 @@ Result<Plan> planRow(Plan plan, const TopKDesc& desc, uint64_t rows) {
 
 Result<Plan> planTiles(Plan plan, const TopKDesc& desc, uint64_t rows, const PlanLimits& limits);
 
+// On a small device: rows that sampled selection takes (types up to 32 bits, rows over kRowMaxRow,
+// K <= kSlots), as the full planner's chunk and select strategies do.
+bool smallSelect(const TopKDesc& desc) {
+    return desc.K <= kSlots && elementSize(desc.InputTensor.DataType) <= 4 &&
+           desc.InputTensor.Sizes[desc.Axis] > kRowMaxRow;
+}
+
 } // namespace
 
 bool chunkDisabledForTests = false;
@@ -402,14 +410,17 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
         const uint64_t target = contiguousRows ? kLaneInvocations : kLaneStridedInvocations;
         const uint64_t parts = std::clamp<uint64_t>((target + rows - 1) / rows, 1, most);
         // On a small device the lanes also take long contiguous rows with enough rows * parts to fill a
-        // GPU: H200 under mobile-vk11, (256,50257) K=8: 162 us by lanes, 282 by the radix below.
+        // GPU where sampled selection does not (64-bit types, rows up to kRowMaxRow): H200 under
+        // mobile-vk11, (256,50257) K=8: 162 us by lanes, 282 by the radix below.
         if (axisSize <= kSlots || (!contiguousRows && rows * parts >= kLaneInvocations / 2) ||
-            (limits.smallKernels && rows * parts >= kLaneInvocations / 8))
+            (limits.smallKernels && rows * parts >= kLaneInvocations / 8 && !smallSelect(desc)))
             return planLane(std::move(plan), desc, rows, parts, limits);
     }
     if (limits.smallKernels) {
-        // The small device's long rows: radix selection reads each row once a digit, where the tiles sort
-        // all of it (H200 under mobile-vk11: bench/NOTES.md, issue 58).
+        // The small device's long rows: sampled selection reads a row about once (its small forms: 2048
+        // samples, 1024 bins, 4 storage buffers); radix selection, for the rest over kSlots, once a digit;
+        // the tiles sort all of it (H200 under mobile-vk11: bench/NOTES.md, issue 58).
+        if (smallSelect(desc)) return planSelect(std::move(plan), desc, rows, limits);
         if (K <= kSlots && axisSize > kSlots) return planRadix(std::move(plan), desc, rows, limits);
         return planTiles(std::move(plan), desc, rows, limits);
     }

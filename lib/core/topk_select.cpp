@@ -28,8 +28,9 @@ constexpr uint64_t kSelectGroups = 512;
 constexpr uint64_t kSelectMinChunk = 4096;
 constexpr uint64_t kSelectTile = 4096; // topk_select_filter.comp: 256 invocations x UNROLL 16
 constexpr uint64_t kSampleMin = 1024;
-constexpr uint64_t kSampleMax = 4096; // topk_select_sample.comp keeps them in shared memory
-constexpr uint64_t kSampleGroup = 8;  // elements per sample at most (the sample keeps their smallest rank)
+constexpr uint64_t kSampleMax = 4096;      // topk_select_sample.comp keeps them in shared memory
+constexpr uint64_t kSampleMaxSmall = 2048; // its small-device form (16 KiB of shared memory in all)
+constexpr uint64_t kSampleGroup = 8; // elements per sample at most (the sample keeps their smallest rank)
 // ... and from K = kSampleWideMinK on: the last step's candidates (about m * n / (S * g)) grow with K, so
 // more elements per sample pay there. H100 (bench/NOTES.md, issue 21): (1,16777216) K=1024 81.2 -> 76.3 us
 // with 32; (1,100000000) K=100 lost 6 us with 16 (its final step has few candidates already).
@@ -69,6 +70,9 @@ constexpr size_t kSelectParamsShared = 64;
 
 // [46]: the key mapping of topk_select_final's fast variants, one a key width (core/topk.cpp's keyKind).
 constexpr size_t kSelectKeyKind = 46;
+// [47, 54): the small-device forms' words (topk_select_params.glsl): the final step's ties and candidates
+// in its one scratch binding, then the 10-bit digits of their 1024 bins.
+constexpr size_t kSelectSmallWords = 47;
 
 Plan padSelectParams(Plan plan, DataType type) {
     plan.params.resize(std::max(plan.params.size(), kSelectParamsShared), 0);
@@ -88,28 +92,36 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     const TensorDesc& in = desc.InputTensor;
     const uint64_t n = in.Sizes[desc.Axis], K = desc.K;
     const uint32_t bits = 8 * elementSize(in.DataType);
+    // Small devices (limits.smallKernels): the kernels' 128-invocation forms where the full ones exceed the
+    // device, so every count below suits both; no fused sampling, fewer samples, no large K.
+    const bool small = limits.smallKernels;
+    if (small && large) return unsupported(op, "internal: no small-device form of the large-K list sort");
     // Digits (shift | width << 8) of the rank key, which sits at the top of a 32-bit word: at most 11 bits
-    // (2048 shared-memory bins), as few as the key's bits allow.
-    std::vector<uint32_t> digits;
-    if (bits == 32)
+    // (2048 shared-memory bins), as few as the key's bits allow; the small forms' at most 10 (1024 bins).
+    std::vector<uint32_t> digits, smallDigits;
+    if (bits == 32) {
         digits = {21 | 11 << 8, 10 | 11 << 8, 0 | 10 << 8};
-    else if (bits == 16)
+        smallDigits = {22 | 10 << 8, 12 | 10 << 8, 2 | 10 << 8, 0 | 2 << 8};
+    } else if (bits == 16) {
         digits = {21 | 11 << 8, 16 | 5 << 8};
-    else
-        digits = {24 | 8 << 8};
+        smallDigits = {22 | 10 << 8, 16 | 6 << 8};
+    } else {
+        digits = smallDigits = {24 | 8 << 8};
+    }
     // Samples: one per 128 elements, at least kSampleMin and at most kSampleMax. The number of samples
     // among the row's K best is about Poisson(mu), mu = K * S / n; tau = the m-th smallest sample, with m
     // the smallest count that Poisson(mu) reaches with probability under 1e-9, makes "fewer than K
     // elements at or below tau" a far-tail event (the last step then selects from the whole row: still
     // exact, only slower). About m * n / S elements rank below tau; the list holds four times that.
-    const uint64_t S = std::min<uint64_t>(n, std::clamp<uint64_t>(n / 128, kSampleMin, kSampleMax));
+    const uint64_t sampleMax = small ? kSampleMaxSmall : kSampleMax;
+    const uint64_t S = std::min<uint64_t>(n, std::clamp<uint64_t>(n / 128, kSampleMin, sampleMax));
     // Rows of 128 kSampleMax or more: each sample is the smallest of g elements (up to gMax), which
     // stands for S * g samples of the low tail (topk_select.glsl): fewer candidates for the last step, at g
     // times the sample's loads. H100: (1,100M) K=100 290-519 us with g = 1, 266 us with g = 8; (16,1M) K=100
     // 92 us with g = 1, 110 with g = 8 (its last step was already small).
     // Large K wants a rank far from the tail, where grouped samples (minima) say little: one element each.
     const uint64_t gMax = K >= kSampleWideMinK ? kSampleGroupWide : kSampleGroup;
-    const uint64_t g = large ? 1 : std::clamp<uint64_t>(n / (128 * kSampleMax), 1, gMax);
+    const uint64_t g = large ? 1 : std::clamp<uint64_t>(n / (128 * sampleMax), 1, gMax);
     const double mu = double(K) * double(S * g) / double(n);
     uint64_t m = 1;
     if (mu > 100) { // exp(-mu) would underflow: the normal approximation, 6.1 standard deviations
@@ -133,7 +145,8 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     const uint64_t groupsPerRow = std::clamp<uint64_t>((kSelectGroups + rows - 1) / rows, 1,
                                                        (n + kSelectMinChunk - 1) / kSelectMinChunk);
     const bool pairs = bits == 16 && effectiveStrides(in)[desc.Axis] == 1;
-    const uint64_t tile = pairs ? 2 * kSelectTile : kSelectTile, tiles = (n + tile - 1) / tile;
+    const uint64_t filterTile = small ? kSelectTile / 2 : kSelectTile; // 128 invocations x UNROLL 16
+    const uint64_t tile = pairs ? 2 * filterTile : filterTile, tiles = (n + tile - 1) / tile;
     const uint64_t chunk = (tiles + groupsPerRow - 1) / groupsPerRow * tile - (pairs ? 2 : 0);
     const uint64_t chunks = (n + chunk - 1) / chunk;
     uint64_t T = 1;
@@ -152,7 +165,7 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     const uint64_t tieSlots = std::min<uint64_t>(K, kSlots);
     plan.params.push_back(static_cast<uint32_t>(tieSlots));
     uint64_t parts = 1;
-    if (S == kSampleMax)
+    if (S == sampleMax)
         while (parts < kSampleMaxParts && rows * parts * 2 <= kSampleSpread) parts *= 2;
     plan.params.push_back(static_cast<uint32_t>(parts));
     plan.params.push_back(listSlotsForTests ? listSlotsForTests : kListSlots); // [43], large K only
@@ -166,7 +179,8 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     // Fused (kFusedSamples): the filter samples, so nothing clears the rows' counts before it; the state
     // is zeroed scratch, which the final step clears again. Not for large K, whose list sort reads the state
     // after the final step.
-    const bool fused = !large && parts == 1 && g == 1 && S <= kFusedSamples && !selectSampleDispatchForTests;
+    const bool fused =
+        !large && !small && parts == 1 && g == 1 && S <= kFusedSamples && !selectSampleDispatchForTests;
     ScratchLayout scratch, zeroed(BindingKind::ZeroedScratch);
     const uint64_t listBytes = rows * capacity * 8;
     const PlanBinding state = (fused ? zeroed : scratch).add(rows * 4 * 4),
@@ -186,24 +200,45 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
 
     const std::string dtype = typeClass(in.DataType);
     const PlanBinding params{BindingKind::Params}, input{BindingKind::Tensor, 0};
+    // The small forms only in a small plan: a full plan's samples (up to 4096), fused sampling and separate
+    // scratch bindings are beyond them.
     auto dispatch = [&](std::string kernel, std::vector<PlanBinding> b, uint64_t groups, bool modes) {
         addDispatch(plan, std::move(kernel), std::move(b), 0, groups, modes);
+        plan.dispatches.back().smallForm = small;
     };
     if (!fused)
         dispatch("topk_select_sample." + dtype, {params, input, state, samples, arrivals}, rows * parts,
                  true);
     dispatch("topk_select_filter." + dtype + (fused ? ".sample" : ".state"),
              {params, input, state, ties, list}, rows * chunks, true);
+    // The final step's binding 2 on a small device: the whole scratch, whose first range is the state
+    // (plain scratch: no fused sampling), so that its small form reaches the ties and the list through it
+    // at the words params [47] and [48] give; the full forms read the state there as before.
+    PlanBinding finalState = state;
+    if (small) {
+        if (state.kind != BindingKind::Scratch || state.offset != 0 || plan.scratchBytes % 4 ||
+            plan.scratchBytes > limits.maxStorageBufferRange)
+            return scratchTooLarge("selection state", limits);
+        finalState.size = plan.scratchBytes;
+    }
     if (large) // the winners gathered into the list, the outputs written by the list sort
         dispatch("topk_select_final." + dtype + ".gather", {params, input, state, ties, list}, rows, true);
     else
         dispatch("topk_select_final." + dtype + ".write",
-                 {params, input, state, ties, list, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}}, rows,
-                 true);
+                 {params, input, finalState, ties, list, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}},
+                 rows, true);
     // Its fast variants are one a key width, the mapping params word [46] (glsl/topk_select_final.comp).
     plan.dispatches.back().fastKernel =
         std::string("topk_select_final.") + elementClass(in.DataType) + (large ? ".gather" : ".write");
-    if (!large) return padSelectParams(std::move(plan), in.DataType);
+    if (!large) {
+        plan = padSelectParams(std::move(plan), in.DataType);
+        const size_t at = kSelectSmallWords;
+        plan.params[at] = static_cast<uint32_t>(ties.offset / 4);
+        plan.params[at + 1] = static_cast<uint32_t>(list.offset / 4);
+        plan.params[at + 2] = static_cast<uint32_t>(smallDigits.size());
+        for (size_t q = 0; q < smallDigits.size(); ++q) plan.params[at + 3 + q] = smallDigits[q];
+        return plan;
+    }
 
     // Sort each row's list (its length is state word 3) by sample sort and write its first K
     // (glsl/include/ripple/topk_list.glsl): splitters from a sample of the list, bucket counts, the entries

@@ -49,9 +49,10 @@ Result<Operator> compileWith(const std::shared_ptr<detail::DeviceImpl>& dev, con
         if (s.code() != StatusCode::Unsupported || !overLimit) return s;
         limits.smallKernels = true;
         Result<core::Plan> tiles = planner(desc, limits);
-        auto names = [](const core::Plan& p) {
+        auto names = [](const core::Plan& p) { // a plan whose small forms may run counts as another
             std::vector<std::string> out;
-            for (const core::PlanDispatch& d : p.dispatches) out.push_back(d.kernel);
+            for (const core::PlanDispatch& d : p.dispatches)
+                out.push_back(d.kernel + (d.smallForm ? "" : "*"));
             return out;
         };
         if (!tiles || names(tiles.value()) == names(impl->plan)) return s; // nothing else to try

@@ -82,7 +82,8 @@ Result<const kernels::KernelInfo*> chooseKernel(const core::PlanDispatch& d, con
     }
     // Last, the small-device form (cmake/RippleKernels.cmake, SMALL): Vulkan's minimum limits, taken only
     // where the others exceed the device's. It has no D3D12 form.
-    if (!dev.roundTrip) candidates.push_back((d.hasModes ? d.kernel + ".portable" : d.kernel) + ".small");
+    if (!dev.roundTrip && d.smallForm)
+        candidates.push_back((d.hasModes ? d.kernel + ".portable" : d.kernel) + ".small");
     const AdapterFeatures& f = dev.backend->adapter().features;
     const uint32_t have = detail::featureBits(f);
     std::string missing;

@@ -7,8 +7,9 @@
 //
 // The including kernel defines ENTRIES, includes bitonic.glsl first (the histogram lives in its slots,
 // SLOTS >= 256) and scan.glsl, sets gKeyLowBits (32 - key bits: the rank keys' low zero bits) and defines
-// entryIndex(e): the index entry e's ties are broken by. Every invocation of the 256 calls these functions;
-// invocation lid only ever asks entryIndex for its own entries lid, lid + 256, ...
+// entryIndex(e): the index entry e's ties are broken by. Every invocation of the workgroup (256, or 128 in
+// the small forms) calls these functions; invocation lid only ever asks entryIndex for its own entries lid,
+// lid + GROUP_SIZE, ...
 
 // ENTRY_HIST(i) (256 words) and ENTRY_RESULT(i) (2 words): the histogram and a step's result, by default in
 // bitonic.glsl's slots; with ENTRIES_SHARED the kernel declares sEntry and defines both itself (in memory it
@@ -37,7 +38,11 @@ bool gEarly, gByLimit;
 uint histogramStep(bool byIndex, uint T, uint prefix, uint shift, inout uint need, out uint ties) {
     const uint lid = gl_LocalInvocationID.x;
     const uint above = shift + 8u >= 32u ? 0u : 0xFFFFFFFFu << (shift + 8u);
+#if RIPPLE_GROUP_SIZE >= 256
     ENTRY_HIST(lid) = 0u;  // the histogram, in the slots (free until the winners)
+#else
+    for (uint b = lid; b < 256u; b += GROUP_SIZE) ENTRY_HIST(b) = 0u;
+#endif
     barrier();
     for (uint e = lid; e < count_; e += GROUP_SIZE) {
         uint v = sEntry[e];
@@ -48,6 +53,7 @@ uint histogramStep(bool byIndex, uint T, uint prefix, uint shift, inout uint nee
         if (((v ^ prefix) & above) == 0u) atomicAdd(ENTRY_HIST((v >> shift) & 0xFFu), 1u);
     }
     barrier();
+#if RIPPLE_GROUP_SIZE >= 256
     const uint x = scanIndex(), binCount = ENTRY_HIST(x);
     uint total;
     const uint before = workgroupExclusiveAdd(binCount, total);
@@ -55,6 +61,25 @@ uint histogramStep(bool byIndex, uint T, uint prefix, uint shift, inout uint nee
         ENTRY_RESULT(0) = x;
         ENTRY_RESULT(1) = before;
     }
+#else
+    // Fewer invocations than bins (the small forms): invocation x owns bins [x B, (x + 1) B).
+    const uint B = 256u / GROUP_SIZE, x = scanIndex();
+    uint binCount = 0u;
+    for (uint i = 0u; i < B; ++i) binCount += ENTRY_HIST(x * B + i);
+    uint total;
+    uint before = workgroupExclusiveAdd(binCount, total);
+    if (before < need && need <= before + binCount) {
+        for (uint i = 0u; i < B; ++i) {
+            const uint c = ENTRY_HIST(x * B + i);
+            if (need <= before + c) {
+                ENTRY_RESULT(0) = x * B + i;
+                ENTRY_RESULT(1) = before;
+                break;
+            }
+            before += c;
+        }
+    }
+#endif
     barrier();
     const uint digit = ENTRY_RESULT(0);
     need -= ENTRY_RESULT(1);
@@ -63,7 +88,7 @@ uint histogramStep(bool byIndex, uint T, uint prefix, uint shift, inout uint nee
     return digit;
 }
 
-// The need-th smallest index among the `ties` (at most 256) entries whose key is T: the ties' indices
+// The need-th smallest index among the `ties` (at most GROUP_SIZE) entries whose key is T: the ties' indices
 // gathered in one pass into the histogram's slots, then each counts the smaller ones. Instead of one
 // histogram step per 8 index bits: 16-bit keys tie often, and in the chunk kernel's last workgroup the three
 // steps of a row's 24-bit indices cost about 5 us on the H100 ((1,152064) BFLOAT16 K=40: 18 or 23 us by

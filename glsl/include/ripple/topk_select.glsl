@@ -25,8 +25,8 @@
 
 #include "ripple/topk_select_params.glsl"
 
-uint digitShift(uint q) { return P(37u + q) & 0xFFu; }
-uint digitWidth(uint q) { return P(37u + q) >> 8u; }
+uint digitShift(uint q) { return P(SELECT_DIGIT_WORD(q)) & 0xFFu; }
+uint digitWidth(uint q) { return P(SELECT_DIGIT_WORD(q)) >> 8u; }
 uint digitOf(uint k, uint q) { return (k >> digitShift(q)) & ((1u << digitWidth(q)) - 1u); }
 // The bits of digits 0..q (q = -1: none): a key agrees with a prefix through digit q when
 // ((key ^ prefix) & resolvedBits(q)) == 0.
@@ -49,13 +49,17 @@ uint rankKeyAt(uint offset) { return rankKeyOf(loadElement(offset).x); }
 
 #include "ripple/scan.glsl"
 
-// Finds, over the counts in sBins[0, 2048), the bucket b holding the need-th element (1-based) in bucket
-// order: sum(bins < b) < need <= sum(bins <= b). Results in sFoundBucket and sFoundBefore (the sum below b).
-// Every invocation of the workgroup must call it; it starts and ends with a barrier.
+// The bins and findBucket: in the small forms only where a one-workgroup selection runs (SELECT_ENTRIES),
+// since the reflection counts the declared array (8 KiB) in kernels that never touch it; the full forms keep
+// their SPIR-V.
+#if !defined(RIPPLE_SMALL) || defined(SELECT_ENTRIES)
+// Finds, over the counts in sBins[0, SELECT_BINS), the bucket b holding the need-th element (1-based) in
+// bucket order: sum(bins < b) < need <= sum(bins <= b). Results in sFoundBucket and sFoundBefore (the sum
+// below b). Every invocation of the workgroup must call it; it starts and ends with a barrier.
 shared uint sBins[SELECT_BINS];
 shared uint sFoundBucket, sFoundBefore;
 
-#define BINS_PER_INVOCATION (SELECT_BINS / GROUP_SIZE)  // 8, or 16 in the small-device forms
+#define BINS_PER_INVOCATION (SELECT_BINS / GROUP_SIZE)  // 8 (the small forms: 1024 bins, 128 invocations)
 void findBucket(uint need) {
     const uint x = scanIndex();  // owns bins [x BINS_PER_INVOCATION, (x + 1) BINS_PER_INVOCATION)
     if (gl_LocalInvocationID.x == 0u) sFoundBucket = sFoundBefore = 0u;  // kept only if the counts fall short
@@ -77,6 +81,7 @@ void findBucket(uint need) {
     }
     barrier();
 }
+#endif
 
 #if defined(SELECT_ENTRIES)
 // Entry i of the source a one-workgroup selection runs over (defined by the including kernel).

@@ -92,7 +92,7 @@ void sortWinnersInRegisters(uint row, uint rowBase, uint P2) {
 void writeWinners(uint row, uint rowBase) {
     const uint K = TOPK_K, lid = gl_LocalInvocationID.x;
     if (K <= 128u) {
-        for (uint i = lid; i < K; i += 256u) {
+        for (uint i = lid; i < K; i += GROUP_SIZE) {
             const uint key = sKey[0][i], idx = sIdx[i];
             uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u;
             uint j = 0u;
@@ -107,7 +107,7 @@ void writeWinners(uint row, uint rowBase) {
         }
     } else {
         const uint P2 = TOPK_T;  // a power of 2 >= K
-        for (uint i = K + lid; i < P2; i += 256u) {
+        for (uint i = K + lid; i < P2; i += GROUP_SIZE) {
             sKey[0][i] = 0xFFFFFFFFu;
             sIdx[i] = 0xFFFFFFFFu;
         }
@@ -119,7 +119,7 @@ void writeWinners(uint row, uint rowBase) {
         }
 #endif
         sortFirst(P2);
-        for (uint i = lid; i < K; i += 256u) writeWinner(row, rowBase, i, sIdx[i]);
+        for (uint i = lid; i < K; i += GROUP_SIZE) writeWinner(row, rowBase, i, sIdx[i]);
     }
 }
 #endif

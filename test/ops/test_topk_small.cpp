@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+// TopK's sampled selection on a small device (issue 58): under the mobile-vk11 profile (128 invocations,
+// 16 KiB of shared memory, 4 storage buffers) rows over 4096 of types up to 32 bits take the
+// 128-invocation forms of topk_select_{sample,filter,final} (2048 samples, 1024 bins of 10-bit digits, the
+// final step's scratch in one binding), checked against the CPU reference: every type, ties, all-equal,
+// two-valued and narrow-range rows, strides, samples shared by several workgroups and grouped samples, the
+// first ties of tau, the whole-row fallback, and repeated runs over the same scratch.
+#include "profile_cases.hpp"
+#include "runtime/access.hpp"
+#include "topk_cases.hpp"
+
+#include <algorithm>
+
+using namespace ripple;
+using namespace tk;
+
+namespace {
+
+Device& smallDevice() {
+    static Result<Device> dev = [] {
+        DeviceOptions options;
+        options.validation = rt::testValidation();
+        options.profile = "mobile-vk11";
+        return Device::create(options);
+    }();
+    INFO(dev.status().message());
+    REQUIRE(dev.ok());
+    return dev.value();
+}
+
+// The operator's kernels: sampled selection's small forms, each within the profile's limits.
+void requireSmallSelect(Device& dev, const TopKDesc& desc) {
+    auto op = dev.compile(desc);
+    INFO(op.status().message());
+    REQUIRE(op.ok());
+    const auto& kernels = ripple::detail::impl(op.value())->kernels;
+    REQUIRE(kernels.size() == 3);
+    const char* names[] = {"topk_select_sample.", "topk_select_filter.", "topk_select_final."};
+    for (size_t i = 0; i < 3; ++i) {
+        const std::string name = kernels[i]->name;
+        INFO(name);
+        CHECK(name.rfind(names[i], 0) == 0);
+        CHECK(name.size() > 6);
+        CHECK(name.compare(name.size() - 6, 6, ".small") == 0);
+        pc::requireFits(*kernels[i], dev.adapter().features);
+    }
+}
+
+void smallSelection(rt::Part& part) {
+    if (!pc::hasSmallDeviceKernels()) return;
+    Device& dev = smallDevice();
+    std::mt19937 rng(58);
+    const Layout shapes[] = {
+        {{3, 5000}, {}, 1},        // a few rows of odd length, one filter workgroup each
+        {{2, 6001}, {6007, 1}, 1}, // padded rows (16-bit ones at an odd start)
+        {{4099, 3}, {}, 0},        // a long non-last axis
+        {{1, 70001}, {}, 1},       // index digits beyond 16 bits
+        {{1, 300007}, {}, 1},      // 2048 samples shared by 32 workgroups
+        {{1, 600011}, {}, 1},      // each sample the smallest of 2 elements
+    };
+    for (DataType type : kTypes32) {
+        for (const Layout& s : shapes) {
+            for (Data how : kAllData) {
+                if (!part.take()) continue;
+                rt::HostTensor input(type, s.sizes, s.strides);
+                fillData(input, rng, how);
+                const uint32_t n = s.sizes[s.axis];
+                const uint32_t k = std::array<uint32_t, 6>{1, 7, 33, 100, 1024, 777}[rng() % 6];
+                const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
+                if (how == Data::Random) requireSmallSelect(dev, makeTopKDesc(input.desc, s.axis, k, dir));
+                checkTopK(dev, input, s.axis, std::min(k, n), dir,
+                          rng() & 1 ? DataType::UInt32 : DataType::Int64);
+            }
+        }
+    }
+}
+
+} // namespace
+
+RIPPLE_TEST_PARTS_3(smallSelection,
+                    "TopK's sampled selection on a small device: every type up to 32 bits, ties, strides",
+                    "[topk_small][gpu][exhaustive]")
+
+TEST_CASE("On a small device TopK's sampled selection falls back to the whole row, exactly, and leaves its "
+          "state clean for the next run",
+          "[topk_small][gpu]") {
+    if (!pc::hasSmallDeviceKernels()) return;
+    Device& dev = smallDevice();
+    std::mt19937 rng(5858);
+    {
+        // A 16-entry list: K > 16 takes the whole row, K <= 16 mostly the list.
+        struct Restore {
+            ~Restore() { core::selectCapacityForTests = 0; }
+        } restore;
+        core::selectCapacityForTests = 16;
+        for (DataType type : {DataType::Float32, DataType::Int16, DataType::UInt8}) {
+            rt::HostTensor input(type, {2, 9001});
+            fillData(input, rng, Data::Random);
+            requireSmallSelect(dev, makeTopKDesc(input.desc, 1, 300));
+            checkTopK(dev, input, 1, 300, AxisDirection::Decreasing, DataType::UInt32);
+            checkTopK(dev, input, 1, 5, AxisDirection::Increasing, DataType::UInt32);
+        }
+    }
+    // One operator run three times on new data, outputs poisoned before each run.
+    const TopKDesc desc = makeTopKDesc({DataType::Float16, {4, 30011}, {}}, 1, 50);
+    auto op = dev.compile(desc);
+    REQUIRE(op.ok());
+    rt::HostTensor input(desc.InputTensor.DataType, desc.InputTensor.Sizes);
+    for (int run = 0; run < 3; ++run) {
+        INFO("run " << run);
+        fillData(input, rng, run == 1 ? Data::TwoValued : Data::Random);
+        rt::GpuResult r =
+            rt::runOnGpu(dev, op.value(), {&input}, {desc.OutputValueTensor, desc.OutputIndexTensor});
+        REQUIRE(r.status.ok());
+        std::vector<uint8_t> values, indices;
+        rt::referenceTopK(desc, input, values, indices);
+        CHECK(meaningful(r.outputs[0], desc.OutputValueTensor) == meaningful(values, desc.OutputValueTensor));
+        CHECK(meaningful(r.outputs[1], desc.OutputIndexTensor) ==
+              meaningful(indices, desc.OutputIndexTensor));
+    }
+    CHECK(dev.validationMessageCount() == 0);
+}
