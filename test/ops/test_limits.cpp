@@ -121,3 +121,44 @@ TEST_CASE("A TopK whose strategy has a kernel beyond the device's limits is plan
             CHECK(k->localSize[0] * k->localSize[1] * k->localSize[2] <= 128);
         }
 }
+
+TEST_CASE("Rows over 4096 take sampled selection's small forms on a small device, never in a full plan",
+          "[limits]") {
+    // (64,128256) K=50: the full plan samples in the filter (fused) and may not run the small forms, whose
+    // 2048 sample slots, separate state and one final scratch binding its params do not suit; the small
+    // plan samples in a dispatch of its own, its final step's binding 2 the whole scratch, every kernel's
+    // small form within 128 invocations, 16 KiB of shared memory and 4 storage buffers (params uniform).
+    const TopKDesc desc = makeTopKDesc({DataType::Float16, {64, 128256}, {}}, 1, 50);
+    core::PlanLimits limits;
+    auto full = core::planTopK(desc, limits);
+    REQUIRE(full.ok());
+    REQUIRE(full->dispatches.size() == 2);
+    CHECK(full->dispatches[0].kernel == "topk_select_filter.f16.sample");
+    for (const core::PlanDispatch& d : full->dispatches) CHECK_FALSE(d.smallForm);
+    limits.smallKernels = true;
+    auto small = core::planTopK(desc, limits);
+    REQUIRE(small.ok());
+    REQUIRE(small->dispatches.size() == 3);
+    CHECK(small->dispatches[0].kernel == "topk_select_sample.f16");
+    CHECK(small->dispatches[1].kernel == "topk_select_filter.f16.state");
+    CHECK(small->dispatches[2].kernel == "topk_select_final.f16.write");
+    const core::PlanBinding& scratch = small->dispatches[2].bindings[2];
+    CHECK(scratch.kind == core::BindingKind::Scratch);
+    CHECK(scratch.offset == 0);
+    CHECK(scratch.size == small->scratchBytes);
+    CHECK(small->zeroedScratchBytes == 0);
+    CHECK(small->params[36] == 2); // two digits of 11 and 5 bits, two of 10 and 6 in the small forms
+    CHECK(small->params[49] == 2);
+    CHECK(small->params[48] * 4 == small->dispatches[1].bindings[4].offset); // the list in the one binding
+    for (const core::PlanDispatch& d : small->dispatches) {
+        CHECK(d.smallForm);
+        const kernels::KernelInfo* k = kernels::findKernel(d.kernel + ".portable.small");
+        INFO(d.kernel);
+        REQUIRE(k);
+        uint32_t storage = 0;
+        for (uint32_t b = 0; b < k->bindingCount; ++b) storage += k->bindings[b].uniform ? 0 : 1;
+        CHECK(storage <= 4);
+        CHECK(k->sharedBytes <= 16384);
+        CHECK(k->localSize[0] * k->localSize[1] * k->localSize[2] <= 128);
+    }
+}
