@@ -71,7 +71,8 @@ struct PlanLimits {
     uint64_t maxStorageBufferRange = 1ull << 27;
     // Plan only strategies whose kernels have small-device variants (glsl/CMakeLists.txt, SMALL: 128
     // invocations, at most 16 KiB of shared memory and 4 storage buffers): TopK's rank counting, lanes
-    // (K <= 32), multi-pass radix selection and tiles (bitonic tiles, merge levels, emit), the scatters' copy
+    // (K <= 32), sampled selection (rows over 4096, its small plan: core/topk_select.cpp), multi-pass radix
+    // selection and tiles (bitonic tiles, merge levels, emit), the scatters' copy
     // and element passes, the deterministic sort with its scatter in two dispatches. For a device on which
     // the strategy the shape would take has a kernel over its limits (runtime/device.cpp plans again with
     // this set).
