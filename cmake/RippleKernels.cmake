@@ -15,7 +15,8 @@
 #   the params block a uniform buffer (glsl/include/ripple/common.glsl). No profile permutation, no D3D12
 #   form. The runtime takes it only where the variant it replaces exceeds a limit (runtime/device.cpp).
 #   SMALL_ONLY: the small-device forms alone (kernels that only the small-device plans use). Neither is
-#   built with -DRIPPLE_SMALL_DEVICE_KERNELS=OFF.
+#   built with -DRIPPLE_SMALL_DEVICE_KERNELS=OFF. SMALL_EXCLUDE "<AXIS>=<v>,..." (with SMALL): the
+#   matching variants get no small form (ones that no small-device plan runs).
 # Every other variant is compiled with RIPPLE_GROUP_SIZE 256.
 #
 # With RIPPLE_PROFILE_KERNELS, each variant also gets its PROFILE permutation "<variant>.profile"
@@ -173,21 +174,35 @@ function(_ripple_kernel_variant name source suffix defines)
     endif()
 endfunction()
 
+# Sets <var> TRUE when the chosen AXIS=value pairs match one of the entries ("AXIS=v,AXIS=v": all its pairs).
+function(_ripple_kernel_matches var entries chosen)
+    foreach(ex IN LISTS entries)
+        string(REPLACE "," ";" pairs "${ex}")
+        set(all_match TRUE)
+        foreach(p IN LISTS pairs)
+            if(NOT p IN_LIST chosen)
+                set(all_match FALSE)
+            endif()
+        endforeach()
+        if(all_match)
+            set(${var} TRUE PARENT_SCOPE)
+            return()
+        endif()
+    endforeach()
+    set(${var} FALSE PARENT_SCOPE)
+endfunction()
+
 function(_ripple_kernel_expand name source suffix defines chosen axes)
     list(LENGTH axes n)
     if(n EQUAL 0)
-        foreach(ex IN LISTS RIPPLE_KERNEL_EXCLUDES)
-            string(REPLACE "," ";" pairs "${ex}")
-            set(all_match TRUE)
-            foreach(p IN LISTS pairs)
-                if(NOT p IN_LIST chosen)
-                    set(all_match FALSE)
-                endif()
-            endforeach()
-            if(all_match)
-                return()
-            endif()
-        endforeach()
+        _ripple_kernel_matches(excluded "${RIPPLE_KERNEL_EXCLUDES}" "${chosen}")
+        if(excluded)
+            return()
+        endif()
+        _ripple_kernel_matches(no_small "${RIPPLE_KERNEL_SMALL_EXCLUDES}" "${chosen}")
+        if(no_small AND NOT RIPPLE_KERNEL_SMALL_ONLY)
+            set(RIPPLE_KERNEL_SMALL FALSE) # this call's scope: the variant without its small form
+        endif()
         _ripple_kernel_variant(${name} ${source} "${suffix}" "${defines}")
         return()
     endif()
@@ -204,8 +219,9 @@ function(_ripple_kernel_expand name source suffix defines chosen axes)
 endfunction()
 
 function(ripple_kernel name)
-    cmake_parse_arguments(K "SMALL;SMALL_ONLY" "" "AXES;EXCLUDE" ${ARGN})
+    cmake_parse_arguments(K "SMALL;SMALL_ONLY" "" "AXES;EXCLUDE;SMALL_EXCLUDE" ${ARGN})
     set(RIPPLE_KERNEL_EXCLUDES ${K_EXCLUDE})
+    set(RIPPLE_KERNEL_SMALL_EXCLUDES ${K_SMALL_EXCLUDE})
     set(RIPPLE_KERNEL_SMALL ${K_SMALL})
     set(RIPPLE_KERNEL_SMALL_ONLY ${K_SMALL_ONLY})
     if(K_SMALL_ONLY)
