@@ -74,7 +74,8 @@ struct OrderedScatter {
     // (pair_sort_scatter_keys, pair_sort_scatter_values), each within 4 storage buffers.
     bool splitScatter = false;
 };
-void addOrderedScatter(Plan& plan, const OrderedScatter& s);
+// Unsupported where a binding of its sort exceeds limits.maxStorageBufferRange.
+Status addOrderedScatter(Plan& plan, const OrderedScatter& s, const PlanLimits& limits);
 // A dispatch's workgroup order (ORDERED_GROUP in glsl/include/ripple/common.glsl): the identity, or a
 // shuffle chosen by groupOrderSeedForTests.
 void appendGroupOrder(std::vector<uint32_t>& params, uint32_t groups);

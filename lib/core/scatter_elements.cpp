@@ -93,7 +93,7 @@ Result<Plan> planScatterElements(const ScatterElementsDesc& desc, const PlanLimi
         s.targets = static_cast<uint32_t>(in.elementCount());
         s.reduction = desc.Reduction;
         s.splitScatter = limits.smallKernels;
-        addOrderedScatter(plan, s);
+        if (Status st = addOrderedScatter(plan, s, limits); !st) return st;
         return plan;
     }
 

@@ -87,7 +87,7 @@ Result<Plan> planScatterND(const ScatterNDDesc& desc, const PlanLimits& limits) 
         s.targets = static_cast<uint32_t>(in.elementCount() / slice);
         s.reduction = desc.Reduction;
         s.splitScatter = limits.smallKernels;
-        addOrderedScatter(plan, s);
+        if (Status st = addOrderedScatter(plan, s, limits); !st) return st;
         return plan;
     }
     if (!limits.smallKernels && desc.Reduction == ScatterReduction::None && esize <= 4 &&

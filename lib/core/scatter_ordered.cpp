@@ -27,14 +27,15 @@ void appendGroupOrder(std::vector<uint32_t>& params, uint32_t groups) {
     params.push_back(offset);
 }
 
-void addOrderedScatter(Plan& plan, const OrderedScatter& s) {
+Status addOrderedScatter(Plan& plan, const OrderedScatter& s, const PlanLimits& limits) {
     // Sort blocks of 256 * rounds pairs: about 256 blocks up to 524,288 pairs (each pass's kernels are then
     // a round or two deep per workgroup), 2048 pairs from there on (the counts stay 1 KiB per 2048 pairs).
     const uint64_t rounds = std::min<uint64_t>(std::max<uint64_t>((s.pairs + 65535) / 65536, 1), 8);
     const uint64_t pairBytes = s.pairs * 4, blocks = (s.pairs + 256 * rounds - 1) / (256 * rounds);
     const uint64_t countBytes = (blocks + 1) * 256 * 4; // the counts, then the digits' totals
-    // Each binding fits the device: a key takes 4 bytes per update (ScatterND: per tuple), no more than the
-    // IndicesTensor already bound, and the counts at most 4 bytes per update and 1 KiB.
+    // A key takes 4 bytes per update (ScatterND: per tuple) and the counts at most 4 bytes per update and
+    // 1 KiB: no more than a packed IndicesTensor, but an IndicesTensor of zero strides (every update reading
+    // the same indices) binds few bytes for many updates, so each binding is checked against the device.
     // Scratch: keys A, numbers A, keys B, numbers B (the sort's ping-pong), then the digit counts.
     ScratchLayout scratch;
     PlanBinding keys[2], numbers[2];
@@ -43,6 +44,10 @@ void addOrderedScatter(Plan& plan, const OrderedScatter& s) {
     keys[1] = scratch.add(pairBytes);
     numbers[1] = scratch.add(pairBytes);
     const PlanBinding counts = scratch.add(countBytes);
+    if (scratch.largest() > limits.maxStorageBufferRange)
+        return unsupported(plan.op, "its deterministic sort of " + std::to_string(s.pairs) +
+                                        " updates needs more than the device's maxStorageBufferRange (" +
+                                        std::to_string(limits.maxStorageBufferRange) + ") in one binding");
     plan.scratchBytes = std::max(plan.scratchBytes, scratch.bytes());
     auto& p = plan.params;
 
@@ -119,6 +124,7 @@ void addOrderedScatter(Plan& plan, const OrderedScatter& s) {
         longRuns ? std::min<uint32_t>(s.targets, 65535u) : groupsFor(upd.elementCount() / perInvocation);
     appendGroupOrder(p, apply.groups);
     plan.dispatches.push_back(std::move(apply));
+    return {};
 }
 
 } // namespace ripple::core

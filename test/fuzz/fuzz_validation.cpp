@@ -6,6 +6,7 @@
 // desc has tensors of at most 2^31 - 1 elements within maxStorageBufferRange, and dispatches that reach only
 // params the plan holds.
 #include "core/planners.hpp"
+#include <cstdio>
 
 #include <cstdlib>
 #include <cstring>
@@ -56,6 +57,7 @@ class Bytes {
 };
 
 [[noreturn]] void fail() {
+    fprintf(stderr, "FAIL\n");
     std::abort();
 }
 
@@ -79,6 +81,12 @@ void checkPlan(const core::Plan& plan, const core::PlanLimits& limits) {
         for (const core::PlanBinding& b : d.bindings) {
             if (b.kind == core::BindingKind::Tensor && b.tensor >= plan.tensors.size()) fail();
             if (b.kind == core::BindingKind::Scratch && b.offset + b.size > plan.scratchBytes) fail();
+            if ((b.kind == core::BindingKind::Scratch || b.kind == core::BindingKind::ZeroedScratch) &&
+                b.size > limits.maxStorageBufferRange) {
+                fprintf(stderr, "RANGE %s %llu > %llu\n", d.kernel.c_str(), (unsigned long long)b.size,
+                        (unsigned long long)limits.maxStorageBufferRange);
+                fail();
+            }
             if (b.kind == core::BindingKind::ZeroedScratch && b.offset + b.size > plan.zeroedScratchBytes)
                 fail();
         }
@@ -107,8 +115,9 @@ TensorDesc countTensor(Bytes& in) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Bytes in(data, size);
     core::PlanLimits limits;
-    const uint8_t limit = in.u8() % 3;
+    const uint8_t limitByte = in.u8(), limit = limitByte % 3;
     limits.maxStorageBufferRange = limit == 0 ? (1ull << 27) : limit == 1 ? 0xFFFFFFFFull : (1ull << 40);
+    limits.smallKernels = limitByte % 6 >= 3; // the small-device plans (sampled selection's own among them)
     const uint8_t op = in.u8() % 3;
     const uint32_t rank = in.mostly<uint32_t>(1 + in.u8() % 8, in.u8() % 10);
     const DataType type = in.type();

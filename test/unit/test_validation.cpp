@@ -550,3 +550,27 @@ TEST_CASE("Deterministic scatters plan keys, one sort pass per 8 bits of the tar
     REQUIRE(slices.ok());
     CHECK(kernels(slices.value()).back().rfind("scatter_ordered.", 0) == 0);
 }
+
+// Found by the validation fuzzer once it planned with small kernels too: indices of zero strides bind a
+// few bytes for many updates, while the deterministic sort keeps 4 bytes of key per update.
+TEST_CASE("A deterministic scatter whose sort would outgrow a binding is refused, naming the limit", "[unit]") {
+    ScatterNDDesc nd;
+    nd.InputTensor = nd.OutputTensor = {DataType::Float32, {1024, 1}, {}};
+    nd.IndicesTensor = {DataType::Int32, {1u << 26, 1}, {0, 0}}; // 4 bytes of memory, 2^26 tuples
+    nd.UpdatesTensor = {DataType::Float32, {1u << 26, 1}, {0, 0}};
+    nd.InputDimensionCount = nd.IndicesDimensionCount = 2;
+    REQUIRE(core::planScatterND(nd, limits()).ok()); // not deterministic: no sort
+    nd.Deterministic = true;
+    auto r = core::planScatterND(nd, limits());
+    CHECK(r.status().code() == StatusCode::Unsupported);
+    CHECK(messageOf(r) == "ScatterND: its deterministic sort of 67108864 updates needs more than the device's "
+                          "maxStorageBufferRange (134217728) in one binding");
+    ScatterElementsDesc e;
+    e.InputTensor = e.OutputTensor = {DataType::Float32, {1024}, {}};
+    e.IndicesTensor = {DataType::Int32, {1u << 26}, {0}};
+    e.UpdatesTensor = {DataType::Float32, {1u << 26}, {0}};
+    e.Deterministic = true;
+    CHECK(messageOf(core::planScatterElements(e, limits())) ==
+          "ScatterElements: its deterministic sort of 67108864 updates needs more than the device's "
+          "maxStorageBufferRange (134217728) in one binding");
+}
