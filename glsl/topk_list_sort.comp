@@ -8,7 +8,13 @@
 // bench/NOTES.md issue 21, sixth session), or sorts it in place in the list when it holds more than
 // LIST_SORT_SLOTS, and writes its entries that rank before K: index, and value bit for bit from the input.
 // Bindings: 1 input, 2 counts and cursors (zeroed scratch), 3 starts, 4 bucketed lists, 5 values, 6 indices.
+// The small forms (4 storage buffers): indices only, from the starts' binding (the starts, then the bucketed
+// lists: topk_list.glsl); topk_values.comp then writes the values.
+#if defined(RIPPLE_SMALL)
+#define INVOCATIONS 128u
+#else
 #define INVOCATIONS 512u  // a bucket's n * n comparisons over 512 invocations (the largest buckets decide)
+#endif
 layout(local_size_x = INVOCATIONS) in;
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
@@ -16,17 +22,38 @@ layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; }
 #include "ripple/topk.glsl"
 #include "ripple/topk_list.glsl"
 
-layout(std430, binding = 1) readonly buffer Input { uint inputWords[]; };
 layout(std430, binding = 2) buffer Counts { uint counts[]; };
+#if defined(RIPPLE_SMALL)
+// Coherent: a bucket too large for shared memory is sorted here, across the workgroup's barriers.
+layout(std430, binding = 3) coherent buffer StartsBucketed { uint startsBucketed[]; };
+layout(std430, binding = 6) writeonly buffer IndicesOut { uint indicesOut[]; };
+#define STARTS(i) startsBucketed[(i)]
+#define BUCKETED(i) startsBucketed[P(56) - P(57) + (i)]
+#else
+layout(std430, binding = 1) readonly buffer Input { uint inputWords[]; };
 layout(std430, binding = 3) readonly buffer Starts { uint starts[]; };
 // Coherent: a bucket too large for shared memory is sorted here, across the workgroup's barriers.
 layout(std430, binding = 4) coherent buffer Bucketed { uint bucketed[]; };
 layout(std430, binding = 5) buffer Values { uint values[]; };
 layout(std430, binding = 6) writeonly buffer IndicesOut { uint indicesOut[]; };
+#define STARTS(i) starts[(i)]
+#define BUCKETED(i) bucketed[(i)]
+#endif
 
 shared uint sKey[LIST_SLOTS];
 shared uint sIdx[LIST_SLOTS];
+#if defined(RIPPLE_SMALL)
+// Output rank r of row `row` is sequence element idx: its index (topk_write.glsl's writeWinnerValue without
+// the value).
+void writeWinner(uint row, uint rowBase, uint r, uint idx) {
+    const uint K = TOPK_K, inner = P(10), indexWords = P(11);
+    const uint e = (row / inner) * K * inner + row % inner + r * inner;
+    indicesOut[e * indexWords] = idx;
+    if (indexWords == 2u) indicesOut[e * 2u + 1u] = 0u;
+}
+#else
 #include "ripple/topk_write.glsl"
+#endif
 
 // Sorts entries [first, first + n) of the bucketed list in place: the bitonic network of the next power of
 // 2 with mirrored first steps, whose positions past n stand for entries after every real one (no step
@@ -41,13 +68,13 @@ void sortInPlace(uint first, uint n) {
                 const uint lo = ((p & ~(d - 1u)) << 1u) | (p & (d - 1u));
                 const uint hi = d == (k >> 1u) ? (lo ^ (k - 1u)) : (lo + d);
                 if (hi >= n) continue;
-                const uvec2 a = uvec2(bucketed[(first + lo) * 2u], bucketed[(first + lo) * 2u + 1u]);
-                const uvec2 b = uvec2(bucketed[(first + hi) * 2u], bucketed[(first + hi) * 2u + 1u]);
+                const uvec2 a = uvec2(BUCKETED((first + lo) * 2u), BUCKETED((first + lo) * 2u + 1u));
+                const uvec2 b = uvec2(BUCKETED((first + hi) * 2u), BUCKETED((first + hi) * 2u + 1u));
                 if (listBefore(b.x, b.y, a.x, a.y) != 0u) {
-                    bucketed[(first + lo) * 2u] = b.x;
-                    bucketed[(first + lo) * 2u + 1u] = b.y;
-                    bucketed[(first + hi) * 2u] = a.x;
-                    bucketed[(first + hi) * 2u + 1u] = a.y;
+                    BUCKETED((first + lo) * 2u) = b.x;
+                    BUCKETED((first + lo) * 2u + 1u) = b.y;
+                    BUCKETED((first + hi) * 2u) = a.x;
+                    BUCKETED((first + hi) * 2u + 1u) = a.y;
                 }
             }
             memoryBarrierBuffer();
@@ -60,7 +87,7 @@ void main() {
     const uint C = SELECT_CAPACITY, B = LIST_B, K = TOPK_K, lid = gl_LocalInvocationID.x;
     for (uint g = gl_WorkGroupID.x; g < TOPK_ROWS * B; g += pc.groupCount) {
         const uint row = g / B, bucket = g % B, list = row * C;
-        const uint n = counts[row * 2u * B + bucket], pos = starts[row * B + bucket];
+        const uint n = counts[row * 2u * B + bucket], pos = STARTS(row * B + bucket);
         barrier();  // every invocation has read the count
         if (lid == 0u) counts[row * 2u * B + bucket] = counts[(row * 2u + 1u) * B + bucket] = 0u;
         if (n == 0u || pos >= K) continue;  // uniform
@@ -68,12 +95,12 @@ void main() {
         if (n > LIST_SORT_SLOTS) {
             sortInPlace(list + pos, n);
             for (uint i = lid; i < n && pos + i < K; i += INVOCATIONS)
-                writeWinner(row, rowBase, pos + i, bucketed[(list + pos + i) * 2u + 1u]);
+                writeWinner(row, rowBase, pos + i, BUCKETED((list + pos + i) * 2u + 1u));
             continue;
         }
         for (uint i = lid; i < n; i += INVOCATIONS) {
-            sKey[i] = bucketed[(list + pos + i) * 2u];
-            sIdx[i] = bucketed[(list + pos + i) * 2u + 1u];
+            sKey[i] = BUCKETED((list + pos + i) * 2u);
+            sIdx[i] = BUCKETED((list + pos + i) * 2u + 1u);
         }
         barrier();
         RIPPLE_MARK(0);  // phases (PROFILE builds): loads, ranks and writes

@@ -9,7 +9,7 @@
 // invocation makes B / 16 independent comparisons. Equal samples (a list shorter than B takes some entries
 // twice) rank by their sample number, so the slots are a permutation.
 // Bindings: 1 candidate lists, 2 state, 3 splitters (B entries per row).
-layout(local_size_x = 256) in;
+layout(local_size_x = RIPPLE_GROUP_SIZE) in;
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
 #include "ripple/common.glsl"
@@ -38,14 +38,15 @@ void main() {
         const uint L = state[row * SELECT_STATE + 3u], stratum = L / B;
         // Sample j: a pseudo-random position of stratum j, which starts at floor(j L / B) (computed without
         // the 32-bit product overflowing).
-        for (uint j = lid; j < B; j += 256u) {
+        for (uint j = lid; j < B; j += GROUP_SIZE) {
             const uint pos = min(j * stratum + (j * (L % B)) / B + hash(j) % max(stratum, 1u), L - 1u);
             sKey[j] = candidates[(row * C + pos) * 2u];
             sIdx[j] = candidates[(row * C + pos) * 2u + 1u];
         }
         if (lid < 16u) sRank[lid] = 0u;
         barrier();
-        const uint j = first + lid % 16u, part = B / 16u, from = (lid / 16u) * part;
+        // 16 invocations a sample, GROUP_SIZE / 16 slices of the samples (16 of B / 16 at 256 invocations).
+        const uint j = first + lid % 16u, part = B / (GROUP_SIZE / 16u), from = (lid / 16u) * part;
         const uint key = sKey[j], idx = sIdx[j];
         uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u;  // independent sums
         for (uint i = from; i < from + part; i += 4u) {

@@ -20,8 +20,8 @@
 //   truncated to K), emit. O(n log n) per row whatever K is.
 // On a small device (PlanLimits::smallKernels: the kernels' 128-invocation forms) the strategies are rank
 // counting, lanes for K <= 32 (also long contiguous rows of 64-bit types or up to 4096, where rows * parts
-// fill a GPU), sampled selection for rows over 4096 of types up to 32 bits with K <= 1024, the multi-pass
-// radix for other rows over 1024 with K <= 1024, and tiles for the rest.
+// fill a GPU), sampled selection for rows over 4096 of types up to 32 bits (K over 1024 as above), the
+// multi-pass radix for other rows over 1024 with K <= 1024, and tiles for the rest.
 // Every strategy reads non-last axes in place through the input's strides.
 #include "core/shape.hpp"
 #include "core/topk_plan.hpp"
@@ -421,6 +421,9 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
         // samples, 1024 bins, 4 storage buffers); radix selection, for the rest over kSlots, once a digit;
         // the tiles sort all of it (H200 under mobile-vk11: bench/NOTES.md, issue 58).
         if (smallSelect(desc)) return planSelect(std::move(plan), desc, rows, limits);
+        if (K > kSlots && K <= axisSize / kLargeMinRatio && elementSize(in.DataType) <= 4 &&
+            axisSize > kRowMaxRow)
+            return planSelect(std::move(plan), desc, rows, limits, true);
         if (K <= kSlots && axisSize > kSlots) return planRadix(std::move(plan), desc, rows, limits);
         return planTiles(std::move(plan), desc, rows, limits);
     }

@@ -58,6 +58,7 @@ constexpr uint64_t kListChunk = 2048;
 constexpr uint32_t kListSlots = 2048;
 constexpr uint64_t kListMinBuckets = 64;
 constexpr uint64_t kListBucketEntries = 256;
+constexpr uint64_t kListBucketsSmall = 1024; // the small forms' LIST_BUCKETS (16 KiB of shared memory)
 // topk_select_final.comp holds a list of up to kHeldSlots x 256 candidates in registers (HELD), and loads the
 // slots of twice the expected list before it reads the row's state (their latency under the state's); a
 // longer list loads its other slots after. H100 (bench/NOTES.md, issue 21, eighth session): all 16 slots
@@ -73,6 +74,9 @@ constexpr size_t kSelectKeyKind = 46;
 // [47, 54): the small-device forms' words (topk_select_params.glsl): the final step's ties and candidates
 // in its one scratch binding, then the 10-bit digits of their 1024 bins.
 constexpr size_t kSelectSmallWords = 47;
+// [54, 58): the small forms of the list sort's (topk_list.glsl): splitters, bucket ids, bucketed lists and
+// starts as word offsets in the scratch.
+constexpr size_t kSelectListWords = 54;
 
 Plan padSelectParams(Plan plan, DataType type) {
     plan.params.resize(std::max(plan.params.size(), kSelectParamsShared), 0);
@@ -95,7 +99,6 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     // Small devices (limits.smallKernels): the kernels' 128-invocation forms where the full ones exceed the
     // device, so every count below suits both; no fused sampling, fewer samples, no large K.
     const bool small = limits.smallKernels;
-    if (small && large) return unsupported(op, "internal: no small-device form of the large-K list sort");
     // Digits (shift | width << 8) of the rank key, which sits at the top of a 32-bit word: at most 11 bits
     // (2048 shared-memory bins), as few as the key's bits allow; the small forms' at most 10 (1024 bins).
     std::vector<uint32_t> digits, smallDigits;
@@ -222,7 +225,8 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
         finalState.size = plan.scratchBytes;
     }
     if (large) // the winners gathered into the list, the outputs written by the list sort
-        dispatch("topk_select_final." + dtype + ".gather", {params, input, state, ties, list}, rows, true);
+        dispatch("topk_select_final." + dtype + ".gather", {params, input, finalState, ties, list}, rows,
+                 true);
     else
         dispatch("topk_select_final." + dtype + ".write",
                  {params, input, finalState, ties, list, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}},
@@ -230,15 +234,19 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     // Its fast variants are one a key width, the mapping params word [46] (glsl/topk_select_final.comp).
     plan.dispatches.back().fastKernel =
         std::string("topk_select_final.") + elementClass(in.DataType) + (large ? ".gather" : ".write");
-    if (!large) {
+    // The small forms' words (topk_select_params.glsl, topk_list.glsl): scratch ranges as word offsets.
+    auto smallWords = [&](std::vector<PlanBinding> ranges) {
         plan = padSelectParams(std::move(plan), in.DataType);
         const size_t at = kSelectSmallWords;
         plan.params[at] = static_cast<uint32_t>(ties.offset / 4);
         plan.params[at + 1] = static_cast<uint32_t>(list.offset / 4);
         plan.params[at + 2] = static_cast<uint32_t>(smallDigits.size());
         for (size_t q = 0; q < smallDigits.size(); ++q) plan.params[at + 3 + q] = smallDigits[q];
-        return plan;
-    }
+        for (size_t r = 0; r < ranges.size(); ++r)
+            plan.params[kSelectListWords + r] = static_cast<uint32_t>(ranges[r].offset / 4);
+        return std::move(plan);
+    };
+    if (!large) return smallWords({});
 
     // Sort each row's list (its length is state word 3) by sample sort and write its first K
     // (glsl/include/ripple/topk_list.glsl): splitters from a sample of the list, bucket counts, the entries
@@ -251,24 +259,46 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     uint64_t B = kListMinBuckets;
     while (B < kListBuckets && B * kListBucketEntries < capacity) B *= 2;
     if (listBucketsForTests) B = listBucketsForTests;
+    if (small) B = std::min(B, kListBucketsSmall);
     const uint64_t chunkCount = (capacity + kListChunk - 1) / kListChunk;
-    const PlanBinding splitters = scratch.add(rows * B * 8), ids = scratch.add(rows * capacity * 4),
-                      bucketed = scratch.add(listBytes), starts = scratch.add(rows * B * 4);
+    // A small plan puts the starts before the bucketed lists: its sort reaches both through one binding.
+    PlanBinding splitters = scratch.add(rows * B * 8), ids = scratch.add(rows * capacity * 4), bucketed,
+                starts;
+    if (small) {
+        starts = scratch.add(rows * B * 4);
+        bucketed = scratch.add(listBytes);
+    } else {
+        bucketed = scratch.add(listBytes);
+        starts = scratch.add(rows * B * 4);
+    }
     const PlanBinding counts = zeroed.add(rows * 2 * B * 4);
     if (std::max(scratch.largest(), zeroed.largest()) > limits.maxStorageBufferRange ||
-        rows * chunkCount > 0xFFFFFFFFull || rows * B > 0xFFFFFFFFull)
+        (small && scratch.bytes() > limits.maxStorageBufferRange) || rows * chunkCount > 0xFFFFFFFFull ||
+        rows * B > 0xFFFFFFFFull)
         return scratchTooLarge("list sort", limits);
     plan.scratchBytes = scratch.bytes();
     plan.zeroedScratchBytes = zeroed.bytes();
     plan.params.push_back(static_cast<uint32_t>(B)); // [45]
+    // The small plan's count and scatter take the whole scratch at the state's binding, its sort the
+    // scratch from the starts on at theirs (glsl/include/ripple/topk_list.glsl); the full forms read the
+    // state and the starts at the start of those ranges as before.
+    PlanBinding listState = state, startsOn = starts;
+    if (small) {
+        listState.size = plan.scratchBytes;
+        startsOn.size = plan.scratchBytes - starts.offset;
+    }
+    const PlanBinding values{BindingKind::Tensor, 1}, indices{BindingKind::Tensor, 2};
     dispatch("topk_list_split", {params, list, state, splitters}, rows * (B / 16), false);
-    dispatch("topk_list_count", {params, list, state, splitters, counts, ids}, rows * chunkCount, false);
-    dispatch("topk_list_scatter", {params, list, state, counts, ids, bucketed, starts}, rows * chunkCount,
+    dispatch("topk_list_count", {params, list, listState, splitters, counts, ids}, rows * chunkCount, false);
+    dispatch("topk_list_scatter", {params, list, listState, counts, ids, bucketed, starts}, rows * chunkCount,
              false);
     dispatch(std::string("topk_list_sort.") + elementClass(in.DataType),
-             {params, input, counts, starts, bucketed, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}},
-             rows * B, false);
-    return padSelectParams(std::move(plan), in.DataType);
+             {params, input, counts, startsOn, bucketed, values, indices}, rows * B, false);
+    // The small sort writes the indices; the values follow from them (glsl/topk_values.comp).
+    if (small)
+        dispatch(std::string("topk_values.") + elementClass(in.DataType), {params, input, indices, values},
+                 groupsFor(rows * K, limits.groupSize()), false);
+    return smallWords({splitters, ids, bucketed, starts});
 }
 
 } // namespace topk

@@ -2,9 +2,10 @@
 // TopK's sampled selection on a small device (issue 58): under the mobile-vk11 profile (128 invocations,
 // 16 KiB of shared memory, 4 storage buffers) rows over 4096 of types up to 32 bits take the
 // 128-invocation forms of topk_select_{sample,filter,final} (2048 samples, 1024 bins of 10-bit digits, the
-// final step's scratch in one binding), checked against the CPU reference: every type, ties, all-equal,
-// two-valued and narrow-range rows, strides, samples shared by several workgroups and grouped samples, the
-// first ties of tau, the whole-row fallback, and repeated runs over the same scratch.
+// final step's scratch in one binding), and with K over 1024 those of the list sort and topk_values,
+// checked against the CPU reference: every type, ties, all-equal, two-valued and narrow-range rows, strides,
+// samples shared by several workgroups and grouped samples, the first ties of tau, buckets sorted in place,
+// the whole-row fallback, and repeated runs over the same scratch.
 #include "profile_cases.hpp"
 #include "runtime/access.hpp"
 #include "topk_cases.hpp"
@@ -28,15 +29,19 @@ Device& smallDevice() {
     return dev.value();
 }
 
-// The operator's kernels: sampled selection's small forms, each within the profile's limits.
+// The operator's kernels: sampled selection's small forms (with K over 1024 the list sort's and the values
+// pass after them), each within the profile's limits.
 void requireSmallSelect(Device& dev, const TopKDesc& desc) {
     auto op = dev.compile(desc);
     INFO(op.status().message());
     REQUIRE(op.ok());
     const auto& kernels = ripple::detail::impl(op.value())->kernels;
-    REQUIRE(kernels.size() == 3);
-    const char* names[] = {"topk_select_sample.", "topk_select_filter.", "topk_select_final."};
-    for (size_t i = 0; i < 3; ++i) {
+    std::vector<std::string> names = {"topk_select_sample.", "topk_select_filter.", "topk_select_final."};
+    if (desc.K > 1024)
+        names.insert(names.end(), {"topk_list_split.", "topk_list_count.", "topk_list_scatter.",
+                                   "topk_list_sort.", "topk_values."});
+    REQUIRE(kernels.size() == names.size());
+    for (size_t i = 0; i < names.size(); ++i) {
         const std::string name = kernels[i]->name;
         INFO(name);
         CHECK(name.rfind(names[i], 0) == 0);
@@ -80,6 +85,75 @@ void smallSelection(rt::Part& part) {
 RIPPLE_TEST_PARTS_3(smallSelection,
                     "TopK's sampled selection on a small device: every type up to 32 bits, ties, strides",
                     "[topk_small][gpu][exhaustive]")
+
+namespace {
+
+struct ListSeams {
+    ~ListSeams() {
+        core::selectCapacityForTests = 0, core::listSlotsForTests = core::listBucketsForTests = 0;
+    }
+};
+
+// K over 1024: the winners' candidates gathered, sorted by the list sort's small forms (at most 1024 buckets
+// and 1024 entries a sort workgroup ranks), then the values from the indices.
+void smallLargeK(rt::Part& part) {
+    if (!pc::hasSmallDeviceKernels()) return;
+    Device& dev = smallDevice();
+    std::mt19937 rng(5865536);
+    struct Case {
+        Layout layout;
+        uint32_t k;
+    };
+    const Case cases[] = {{{{2, 30011}, {}, 1}, 2000},          // two rows, buckets of about 64
+                          {{{1, 300007}, {}, 1}, 20000},        // 1024 buckets (the small forms' most)
+                          {{{9001, 2}, {}, 0}, 1100},           // a non-last axis
+                          {{{2, 12011}, {12013, 1}, 1}, 1500}}; // padded rows
+    for (DataType type : kTypes32) {
+        for (const Case& c : cases) {
+            for (Data how : {Data::Random, Data::Ties, Data::TwoValued, Data::Narrow}) {
+                if (!part.take()) continue;
+                rt::HostTensor input(type, c.layout.sizes, c.layout.strides);
+                fillData(input, rng, how);
+                const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
+                if (how == Data::Random)
+                    requireSmallSelect(dev, makeTopKDesc(input.desc, c.layout.axis, c.k, dir));
+                checkTopK(dev, input, c.layout.axis, c.k, dir,
+                          rng() & 1 ? DataType::UInt32 : DataType::Int64);
+            }
+        }
+    }
+}
+
+} // namespace
+
+RIPPLE_TEST_PARTS_2(smallLargeK,
+                    "TopK with K over 1024 on a small device: every type up to 32 bits, ties, strides",
+                    "[topk_small][gpu][exhaustive]")
+
+TEST_CASE("On a small device TopK with K over 1024 sorts buckets over its shared memory in place, and takes "
+          "the whole row when the list overflows",
+          "[topk_small][gpu]") {
+    if (!pc::hasSmallDeviceKernels()) return;
+    Device& dev = smallDevice();
+    std::mt19937 rng(58655);
+    ListSeams restore;
+    rt::HostTensor input(DataType::Float32, {2, 30011});
+    fillData(input, rng, Data::Random);
+    core::listSlotsForTests = 16; // buckets of about 30 entries: most sorted in the bucketed list itself
+    core::listBucketsForTests = 64;
+    requireSmallSelect(dev, makeTopKDesc(input.desc, 1, 2000));
+    checkTopK(dev, input, 1, 2000, AxisDirection::Decreasing, DataType::UInt32);
+    core::listSlotsForTests = core::listBucketsForTests = 0;
+    core::listBucketsForTests = 2048; // over the small forms' 1024: the plan keeps 1024
+    checkTopK(dev, input, 1, 3000, AxisDirection::Increasing, DataType::UInt32);
+    core::listBucketsForTests = 0;
+    core::selectCapacityForTests = 16; // raised to K: the gather step selects from the whole row
+    for (DataType type : {DataType::Float16, DataType::UInt8}) {
+        rt::HostTensor small(type, {2, 30011});
+        fillData(small, rng, Data::Random);
+        checkTopK(dev, small, 1, 1500, AxisDirection::Decreasing, DataType::Int64);
+    }
+}
 
 TEST_CASE("On a small device TopK's sampled selection falls back to the whole row, exactly, and leaves its "
           "state clean for the next run",

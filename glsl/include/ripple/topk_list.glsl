@@ -23,12 +23,22 @@
 // of 2 from 64 to LIST_BUCKETS, one per 256 entries of the capacity; tests plan others).
 // Scratch per row: the splitters (B entries), the bucket ids (C words), the bucketed list (C entries) and the
 // buckets' starts (B words), C the list capacity (SELECT_CAPACITY); zeroed scratch: the counts, then the
-// cursors (B words each).
+// cursors (B words each). The small forms (RIPPLE_SMALL, 4 storage buffers) reach them through one binding
+// of the whole scratch: count and scatter through the state's (binding 2, from word 0), the sort through
+// the starts' (from the starts on, the bucketed lists after them); their first words at params [54]
+// splitters, [55] bucket ids, [56] bucketed lists, [57] starts (topk_select_params.glsl has [47, 54)).
 #include "ripple/topk_select_params.glsl"
 
+#if defined(RIPPLE_SMALL)
+// The small-device forms (16 KiB of shared memory): at most 1024 buckets (the small plan's B) and 1024
+// entries ranked in shared memory; the same chunks, so that full and small forms of the steps agree.
+#define LIST_BUCKETS 1024u
+#define LIST_SLOTS 1024u
+#else
 #define LIST_BUCKETS 2048u  // the most samples (and so buckets) per row: 16 KiB in shared memory
-#define LIST_CHUNK 2048u    // list entries per count and scatter workgroup (8 per invocation)
 #define LIST_SLOTS 2048u    // the most entries a sort workgroup ranks in shared memory (16 KiB)
+#endif
+#define LIST_CHUNK 2048u    // list entries per count and scatter workgroup (8 per invocation, 16 small)
 #define LIST_SORT_SLOTS min(P(43), LIST_SLOTS)
 #define LIST_B P(45)
 
