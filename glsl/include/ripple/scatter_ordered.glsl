@@ -59,7 +59,8 @@ void main() {
 #if ELEM_BITS == 64
             uint64_t acc = packUint2x32(LOAD_ELEM(outWords, target));
             for (uint j = s; j < pairs && keys[j] == key; ++j)
-                acc = combineBits(acc, packUint2x32(LOAD_ELEM(updates, viewOffset(4u, numbers[j] * slice + within))), op);
+                acc = combineBits(
+                    acc, packUint2x32(LOAD_ELEM(updates, viewOffset(4u, numbers[j] * slice + within))), op);
             writeElement(target, unpackUint2x32(acc));
 #else
             uint acc = LOAD_ELEM(outWords, target).x;
