@@ -38,7 +38,7 @@ layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; }
 layout(std430, binding = 1) readonly buffer Input { uint inputWords[]; };
 #if defined(RIPPLE_SMALL)
 // The small forms (4 storage buffers): binding 2 is the whole scratch, the state at its start, the ties and
-// the candidates at the words params [47] and [48] give (topk_select_params.glsl); 3 and 4 stay unbound.
+// the candidates at the words params [47] and [48] give (topk_select_params.glsl); 3 and 4 undeclared.
 layout(std430, binding = 2) buffer Scratch { uint scratchWords[]; };
 #define STATE(i) scratchWords[(i)]
 #define CHUNK_TIES(i) scratchWords[P(47) + (i)]

@@ -341,6 +341,13 @@ bool smallSelect(const TopKDesc& desc) {
     return desc.K <= kSlots && elementSize(desc.InputTensor.DataType) <= 4 &&
            desc.InputTensor.Sizes[desc.Axis] > kRowMaxRow;
 }
+// K over kSlots, at most 1/kLargeMinRatio of rows over kRowMaxRow, types up to 32 bits: sampled selection
+// gathers a list of candidates that the list sort orders (planSelect's `large`), on every device.
+bool largeSelect(const TopKDesc& desc) {
+    const uint64_t n = desc.InputTensor.Sizes[desc.Axis];
+    return desc.K > kSlots && desc.K <= n / kLargeMinRatio && elementSize(desc.InputTensor.DataType) <= 4 &&
+           n > kRowMaxRow;
+}
 
 } // namespace
 
@@ -421,9 +428,7 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
         // samples, 1024 bins, 4 storage buffers); radix selection, for the rest over kSlots, once a digit;
         // the tiles sort all of it (H200 under mobile-vk11: bench/NOTES.md, issue 58).
         if (smallSelect(desc)) return planSelect(std::move(plan), desc, rows, limits);
-        if (K > kSlots && K <= axisSize / kLargeMinRatio && elementSize(in.DataType) <= 4 &&
-            axisSize > kRowMaxRow)
-            return planSelect(std::move(plan), desc, rows, limits, true);
+        if (largeSelect(desc)) return planSelect(std::move(plan), desc, rows, limits, true);
         if (K <= kSlots && axisSize > kSlots) return planRadix(std::move(plan), desc, rows, limits);
         return planTiles(std::move(plan), desc, rows, limits);
     }
@@ -436,9 +441,7 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
     }
     if (K <= kSlots && elementSize(in.DataType) <= 4 && axisSize > kSlots)
         return planSelect(std::move(plan), desc, rows, limits);
-    if (K > kSlots && K <= axisSize / kLargeMinRatio && elementSize(in.DataType) <= 4 &&
-        axisSize > kRowMaxRow)
-        return planSelect(std::move(plan), desc, rows, limits, true);
+    if (largeSelect(desc)) return planSelect(std::move(plan), desc, rows, limits, true);
     if (K <= kSlots && elementSize(in.DataType) == 8 && axisSize > kRadixMinRow)
         return planRadix(std::move(plan), desc, rows, limits);
     return planTiles(std::move(plan), desc, rows, limits);

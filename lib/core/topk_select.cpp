@@ -97,7 +97,7 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     const uint64_t n = in.Sizes[desc.Axis], K = desc.K;
     const uint32_t bits = 8 * elementSize(in.DataType);
     // Small devices (limits.smallKernels): the kernels' 128-invocation forms where the full ones exceed the
-    // device, so every count below suits both; no fused sampling, fewer samples, no large K.
+    // device, so every count below suits both; no fused sampling, at most 2048 samples and 1024 buckets.
     const bool small = limits.smallKernels;
     // Digits (shift | width << 8) of the rank key, which sits at the top of a 32-bit word: at most 11 bits
     // (2048 shared-memory bins), as few as the key's bits allow; the small forms' at most 10 (1024 bins).
@@ -215,12 +215,11 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     dispatch("topk_select_filter." + dtype + (fused ? ".sample" : ".state"),
              {params, input, state, ties, list}, rows * chunks, true);
     // The final step's binding 2 on a small device: the whole scratch, whose first range is the state
-    // (plain scratch: no fused sampling), so that its small form reaches the ties and the list through it
-    // at the words params [47] and [48] give; the full forms read the state there as before.
+    // (plain scratch at offset 0: no fused sampling), so that its small form reaches the ties and the list
+    // through it at the words params [47] and [48] give; the full forms read the state there as before.
     PlanBinding finalState = state;
     if (small) {
-        if (state.kind != BindingKind::Scratch || state.offset != 0 || plan.scratchBytes % 4 ||
-            plan.scratchBytes > limits.maxStorageBufferRange)
+        if (plan.scratchBytes > limits.maxStorageBufferRange)
             return scratchTooLarge("selection state", limits);
         finalState.size = plan.scratchBytes;
     }
