@@ -12,9 +12,9 @@
 #include <cstdio>
 #include <cstring>
 #include <dlfcn.h>
-#include <sched.h>
 #include <numeric>
 #include <random>
+#include <sched.h>
 #include <vector>
 
 using clk = std::chrono::steady_clock;
@@ -97,7 +97,7 @@ static bool makeCudaContext() {
 }
 int main(int argc, char** argv) {
     std::setvbuf(stdout, nullptr, _IOLBF, 0); // lines survive an abort
-    bool tinyOnly = false; // `tiny`: the (1,1,3,4) TopK only, for many short processes
+    bool tinyOnly = false;                    // `tiny`: the (1,1,3,4) TopK only, for many short processes
     for (int a = 1; a < argc; ++a) {
         if (!std::strcmp(argv[a], "cuda"))
             std::printf("CUDA context in the process: %s\n", makeCudaContext() ? "made" : "FAILED");
