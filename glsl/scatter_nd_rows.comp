@@ -9,7 +9,7 @@
 // Params: [0] blocks in all (tuples * slice blocks), [1] blocks per slice, [2] q, [3..10] sizes of the q
 // indexed dims, [11..18] their output pitches in blocks, [19..35] indices view.
 // Bindings: 1 indices, 2 updates (packed), 3 output (packed), 4 status.
-layout(local_size_x = 256) in;
+layout(local_size_x = RIPPLE_GROUP_SIZE) in;
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
 #include "ripple/common.glsl"

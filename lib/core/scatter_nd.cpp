@@ -90,10 +90,11 @@ Result<Plan> planScatterND(const ScatterNDDesc& desc, const PlanLimits& limits) 
         if (Status st = addOrderedScatter(plan, s, limits); !st) return st;
         return plan;
     }
-    if (!limits.smallKernels && desc.Reduction == ScatterReduction::None && esize <= 4 &&
+    if (desc.Reduction == ScatterReduction::None && esize <= 4 &&
         (slice * esize) % 16 == 0 && effectiveStrides(upd) == packedStrides(upd.Sizes)) {
         // Slices of whole 16-byte blocks (glsl/scatter_nd_rows.comp): 16-byte accesses across each slice.
-        // H100, 65536 rows of 256 FLOAT32 in place: bench/NOTES.md "Scatter v1".
+        // H100, 65536 rows of 256 FLOAT32 in place: bench/NOTES.md "Scatter v1". Small devices too (its
+        // small form: 4 storage buffers): the element pass took 2.5x its time on the H200 (issue 58).
         const uint64_t blocks = slice * esize / 16;
         const uint32_t base = static_cast<uint32_t>(plan.params.size());
         auto& p = plan.params;
@@ -112,7 +113,7 @@ Result<Plan> planScatterND(const ScatterNDDesc& desc, const PlanLimits& limits) 
                       {BindingKind::Tensor, 3},
                       {BindingKind::Status}};
         d.paramsBase = base;
-        d.groups = groupsFor(tuples * blocks);
+        d.groups = groupsFor(tuples * blocks, limits.groupSize());
         plan.dispatches.push_back(std::move(d));
         plan.usesStatus = true;
         return plan;

@@ -429,6 +429,13 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
         // the tiles sort all of it (H200 under mobile-vk11: bench/NOTES.md, issue 58).
         if (smallSelect(desc)) return planSelect(std::move(plan), desc, rows, limits);
         if (largeSelect(desc)) return planSelect(std::move(plan), desc, rows, limits, true);
+        // Rows of kSlots + 1 to kRowMaxRow, which the full planner gives topk_row: sampled selection too
+        // where its lists fit the device (H200 under mobile-vk11, (4096,4096) K=256: the radix took 345 us,
+        // 2.6x the portable family's topk_row), else the radix.
+        if (K <= kSlots && axisSize > kSlots && elementSize(in.DataType) <= 4) {
+            auto selected = planSelect(Plan(plan), desc, rows, limits);
+            if (selected) return selected;
+        }
         if (K <= kSlots && axisSize > kSlots) return planRadix(std::move(plan), desc, rows, limits);
         return planTiles(std::move(plan), desc, rows, limits);
     }

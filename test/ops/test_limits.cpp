@@ -93,8 +93,9 @@ TEST_CASE("Tickets on a Vulkan 1.1 profile without timeline semaphores: fences, 
 TEST_CASE("A TopK whose strategy has a kernel beyond the device's limits is planned again with small kernels",
           "[limits][gpu]") {
     // (2,3000) K=100 takes one workgroup per row (topk_row: 19-25 KiB of shared memory); on a small device
-    // it takes the multi-pass radix selection (issue 58), and (2,1000) K=100 the tiles: topk_tile's 8 KiB,
-    // merge levels and the emit pass. Every kernel of both within 12 KiB of shared memory.
+    // it takes sampled selection's small forms (issue 58; the test below), its INT64 form the multi-pass
+    // radix selection, and (2,1000) K=100 the tiles: topk_tile's 8 KiB, merge levels and the emit pass.
+    // Every kernel of the radix and the tiles within 12 KiB of shared memory.
     const TopKDesc desc = makeTopKDesc({DataType::Float32, {2, 3000}, {}}, 1, 100);
     core::PlanLimits limits;
     auto usual = core::planTopK(desc, limits);
@@ -102,11 +103,14 @@ TEST_CASE("A TopK whose strategy has a kernel beyond the device's limits is plan
     REQUIRE(usual->dispatches.size() == 1);
     CHECK(usual->dispatches[0].kernel.rfind("topk_row.", 0) == 0);
     limits.smallKernels = true;
-    auto radix = core::planTopK(desc, limits);
+    auto selected = core::planTopK(desc, limits);
+    REQUIRE(selected.ok());
+    CHECK(selected->dispatches.front().kernel == "topk_select_sample.f32");
+    auto radix = core::planTopK(makeTopKDesc({DataType::Int64, {2, 3000}, {}}, 1, 100), limits);
     REQUIRE(radix.ok());
     REQUIRE(radix->dispatches.size() >= 5);
-    CHECK(radix->dispatches.front().kernel == "topk_radix_init.k1");
-    CHECK(radix->dispatches.back().kernel == "topk_emit.b32.k1");
+    CHECK(radix->dispatches.front().kernel == "topk_radix_init.k2"); // two words a key
+    CHECK(radix->dispatches.back().kernel == "topk_emit.b64.k2");
     auto tiles = core::planTopK(makeTopKDesc({DataType::Float32, {2, 1000}, {}}, 1, 100), limits);
     REQUIRE(tiles.ok());
     REQUIRE(tiles->dispatches.size() >= 2);
@@ -120,6 +124,26 @@ TEST_CASE("A TopK whose strategy has a kernel beyond the device's limits is plan
             CHECK(k->sharedBytes <= 12288);
             CHECK(k->localSize[0] * k->localSize[1] * k->localSize[2] <= 128);
         }
+}
+
+TEST_CASE("A small device's rows of 1025 to 4096 take sampled selection where its lists fit, else the radix",
+          "[limits]") {
+    // The full planner gives such rows topk_row (over a small device's limits). The small plan's lists keep
+    // at least 1024 entries a row there, not 4096: (4096,4096) K=256 fits a 128 MiB binding range, while
+    // (8192,4096) K=1024 (whole-row lists, 256 MiB) takes the radix.
+    core::PlanLimits limits;
+    limits.smallKernels = true;
+    limits.maxStorageBufferRange = 128u << 20;
+    auto selected = core::planTopK(makeTopKDesc({DataType::Float32, {4096, 4096}, {}}, 1, 256), limits);
+    REQUIRE(selected.ok());
+    REQUIRE(selected->dispatches.size() == 3);
+    CHECK(selected->dispatches[0].kernel == "topk_select_sample.f32");
+    CHECK(selected->dispatches[2].kernel == "topk_select_final.f32.write");
+    CHECK(selected->scratchBytes <= limits.maxStorageBufferRange);
+    CHECK(selected->params[33] < 4096); // the list's capacity (topk_select_params.glsl)
+    auto radix = core::planTopK(makeTopKDesc({DataType::Float32, {8192, 4096}, {}}, 1, 1024), limits);
+    REQUIRE(radix.ok());
+    CHECK(radix->dispatches.front().kernel == "topk_radix_init.k1");
 }
 
 TEST_CASE("Rows over 4096 take sampled selection's small forms on a small device, never in a full plan",

@@ -30,10 +30,12 @@
 #include "ripple/topk_select_params.glsl"
 
 #if defined(RIPPLE_SMALL)
-// The small-device forms (16 KiB of shared memory): at most 1024 buckets (the small plan's B) and 1024
-// entries ranked in shared memory; the same chunks, so that full and small forms of the steps agree.
+// The small-device forms (16 KiB of shared memory): at most 1024 buckets (the small plan's B) and 2048
+// entries ranked in shared memory (the sort's only shared arrays, 16 KiB: with 1024 slots, buckets of about
+// L / B = 172 entries on (1,16777216) K=65536 overflowed into the in-place sort: 153 us of 284 on the H200);
+// the same chunks, so that full and small forms of the steps agree.
 #define LIST_BUCKETS 1024u
-#define LIST_SLOTS 1024u
+#define LIST_SLOTS 2048u
 #else
 #define LIST_BUCKETS 2048u  // the most samples (and so buckets) per row: 16 KiB in shared memory
 #define LIST_SLOTS 2048u    // the most entries a sort workgroup ranks in shared memory (16 KiB)
