@@ -30,8 +30,8 @@ constexpr uint64_t kSelectTile = 4096; // topk_select_filter.comp: 256 invocatio
 constexpr uint64_t kSampleMin = 1024;
 constexpr uint64_t kCapacityMin = 4096;      // the candidate list's least capacity per row
 constexpr uint64_t kCapacityMinShort = 1024; // ... in a small plan's rows of up to kCapacityMin
-constexpr uint64_t kSampleMax = 4096;      // topk_select_sample.comp keeps them in shared memory
-constexpr uint64_t kSampleMaxSmall = 2048; // its small-device form (16 KiB of shared memory in all)
+constexpr uint64_t kSampleMax = 4096;        // topk_select_sample.comp keeps them in shared memory
+constexpr uint64_t kSampleMaxSmall = 2048;   // its small-device form (16 KiB of shared memory in all)
 constexpr uint64_t kSampleGroup = 8; // elements per sample at most (the sample keeps their smallest rank)
 // ... and from K = kSampleWideMinK on: the last step's candidates (about m * n / (S * g)) grow with K, so
 // more elements per sample pay there. H100 (bench/NOTES.md, issue 21): (1,16777216) K=1024 81.2 -> 76.3 us
@@ -143,8 +143,9 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     // but a small plan's rows of up to 4096 keep kCapacityMinShort: whole-row lists of (4096,4096) were over
     // a small device's 128 MiB binding range, and 4 * expected stays far above the candidates' tail there.
     const uint64_t floor = small && n <= kCapacityMin ? kCapacityMinShort : kCapacityMin;
-    uint64_t capacity = selectCapacityForTests ? selectCapacityForTests
-                                               : std::min<uint64_t>(n, std::max<uint64_t>(floor, 4 * expected));
+    uint64_t capacity = selectCapacityForTests
+                            ? selectCapacityForTests
+                            : std::min<uint64_t>(n, std::max<uint64_t>(floor, 4 * expected));
     if (large) capacity = std::max<uint64_t>(capacity, K); // the gather step may put exactly K there
     // Filter workgroups: about kSelectGroups over all rows, none with fewer than kSelectMinChunk elements,
     // each a whole number of the filter's tiles (256 invocations x 16 loads: kSelectTile elements, twice as
