@@ -26,11 +26,11 @@ struct Replay {
 
 // An operator's kept recordings. At most one of its replays is in flight at a time.
 struct ReplayCache {
-    static constexpr size_t kMaxReplays = 16;                 // binding sets per operator
-    static constexpr uint64_t kMaxScratchBytes = 64ull << 20; // scratch kept per operator
-    std::mutex mutex;                                         // guards what follows
-    bool unsupported = false;  // the back-end keeps no recordings, or the scratch is too large
-    bool busy = false;         // a replay is in flight
+    static constexpr size_t kMaxReplays = 16; // binding sets per operator
+    uint64_t maxScratchBytes = 64ull << 20;   // scratch kept per operator (tests set less)
+    std::mutex mutex;                         // guards what follows
+    bool unsupported = false;                 // the back-end keeps no recordings, or the scratch is too large
+    bool busy = false;                        // a replay is in flight
     Replay* pending = nullptr; // in flight after its wait failed (timeout): freed once it completes
     uint64_t pendingTicket = 0;
     uint64_t uses = 0, scratchBytes = 0;

@@ -167,6 +167,51 @@ TEST_CASE("execute() keeps at most 16 recordings per operator, and none when reu
     }
 }
 
+TEST_CASE("execute() hands an evicted recording's scratch to the next one instead of allocating",
+          "[replay][gpu]") {
+    // Room for one recording's scratch: two binding sets in turn evict each other every run. The recording
+    // made next takes the evicted one's scratch buffer from the device's pool (66 MB allocated per
+    // execute() cost 1.6 ms on the H200 before), and the results stay exact.
+    std::mt19937 rng(59);
+    TopKDesc k;
+    k.InputTensor = {DataType::Float32, {4, 30011}, {}}; // sampled selection: it has scratch
+    k.OutputValueTensor = {DataType::Float32, {4, 50}, {}};
+    k.OutputIndexTensor = {DataType::UInt32, {4, 50}, {}};
+    k.Axis = 1;
+    k.K = 50;
+    Device& dev = rt::device();
+    auto op = dev.compile(k);
+    REQUIRE(op.ok());
+    const core::Plan& plan = ripple::detail::impl(op.value())->plan;
+    REQUIRE(plan.scratchBytes > 0);
+    ripple::detail::ReplayCache& cache = *ripple::detail::impl(op.value())->replay;
+    cache.maxScratchBytes = plan.scratchBytes + plan.zeroedScratchBytes;
+    std::vector<rt::HostTensor> inputs(2, rt::HostTensor(DataType::Float32, {4, 30011}));
+    std::vector<Buffer> in;
+    for (auto& t : inputs) {
+        randomFloats(t, rng);
+        in.push_back(bufferOf(dev, t));
+    }
+    auto values = dev.createBuffer(4 * 50 * 4), index = dev.createBuffer(4 * 50 * 4);
+    REQUIRE((values.ok() && index.ok()));
+    const void* first = nullptr;
+    for (uint32_t run = 0; run < 6; ++run) {
+        INFO("run " << run);
+        poison(dev, values.value());
+        poison(dev, index.value());
+        REQUIRE(dev.execute(op.value(), {{&in[run % 2], 0}, {&values.value(), 0}, {&index.value(), 0}}).ok());
+        std::vector<uint8_t> wantValues, wantIndices;
+        rt::referenceTopK(k, inputs[run % 2], wantValues, wantIndices);
+        CHECK(download(dev, values.value(), wantValues.size()) == wantValues);
+        CHECK(download(dev, index.value(), wantIndices.size()) == wantIndices);
+        std::lock_guard<std::mutex> lock(cache.mutex);
+        REQUIRE(cache.replays.size() == 1);
+        REQUIRE(cache.replays[0]->scratch.size() == 1);
+        if (!first) first = cache.replays[0]->scratch[0].get();
+        CHECK(cache.replays[0]->scratch[0].get() == first);
+    }
+}
+
 TEST_CASE("execute() from several threads on one operator: replays and recordings side by side",
           "[replay][gpu]") {
     Device& dev = rt::device();
