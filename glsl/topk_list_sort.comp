@@ -9,7 +9,8 @@
 // LIST_SORT_SLOTS, and writes its entries that rank before K: index, and value bit for bit from the input.
 // Bindings: 1 input, 2 counts and cursors (zeroed scratch), 3 starts, 4 bucketed lists, 5 values, 6 indices.
 // The small forms (4 storage buffers): indices only, from the starts' binding (the starts, then the bucketed
-// lists: topk_list.glsl); topk_values.comp then writes the values.
+// lists: topk_list.glsl); topk_values.comp then writes the values. They sort a bucket over LIST_RANK_MAX
+// in shared memory instead of ranking it (sortShared).
 #if defined(RIPPLE_SMALL)
 #define INVOCATIONS 128u
 #else
@@ -83,6 +84,36 @@ void sortInPlace(uint first, uint n) {
     }
 }
 
+#if defined(RIPPLE_SMALL)
+// Buckets over LIST_RANK_MAX entries are sorted in shared memory by the same network as sortInPlace instead
+// of ranked: with 128 invocations ranking costs n * n / 128 comparisons an invocation, and the largest
+// buckets decided the step (H200 under mobile-vk11, (1,16777216) K=65536: 105 us of 228 with 1024 buckets
+// of about 240 entries; bench/NOTES.md, issue 58). At 512 entries the network's 45 steps cost about what
+// ranking does. All invocations must call it, after the bucket is in sKey and sIdx.
+#define LIST_RANK_MAX 512u
+void sortShared(uint n) {
+    uint P2 = 1u;
+    while (P2 < n) P2 <<= 1u;
+    for (uint k = 2u; k <= P2; k <<= 1u) {
+        for (uint d = k >> 1u; d > 0u; d >>= 1u) {
+            for (uint p = gl_LocalInvocationID.x; p < P2 / 2u; p += INVOCATIONS) {
+                const uint lo = ((p & ~(d - 1u)) << 1u) | (p & (d - 1u));
+                const uint hi = d == (k >> 1u) ? (lo ^ (k - 1u)) : (lo + d);
+                if (hi >= n) continue;
+                const uint ak = sKey[lo], ai = sIdx[lo], bk = sKey[hi], bi = sIdx[hi];
+                if (listBefore(bk, bi, ak, ai) != 0u) {
+                    sKey[lo] = bk;
+                    sIdx[lo] = bi;
+                    sKey[hi] = ak;
+                    sIdx[hi] = ai;
+                }
+            }
+            barrier();
+        }
+    }
+}
+#endif
+
 void main() {
     const uint C = SELECT_CAPACITY, B = LIST_B, K = TOPK_K, lid = gl_LocalInvocationID.x;
     for (uint g = gl_WorkGroupID.x; g < TOPK_ROWS * B; g += pc.groupCount) {
@@ -103,6 +134,15 @@ void main() {
             sIdx[i] = BUCKETED((list + pos + i) * 2u + 1u);
         }
         barrier();
+#if defined(RIPPLE_SMALL)
+        if (n > LIST_RANK_MAX) {  // uniform
+            sortShared(n);
+            for (uint i = lid; i < n && pos + i < K; i += INVOCATIONS)
+                writeWinner(row, rowBase, pos + i, sIdx[i]);
+            barrier();
+            continue;
+        }
+#endif
         RIPPLE_MARK(0);  // phases (PROFILE builds): loads, ranks and writes
         // Each entry's place: the bucket's entries before it (all distinct), four independent sums.
         for (uint e = lid; e < n; e += INVOCATIONS) {

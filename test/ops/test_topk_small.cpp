@@ -134,8 +134,8 @@ RIPPLE_TEST_PARTS_2(smallLargeK,
                     "TopK with K over 1024 on a small device: every type up to 32 bits, ties, strides",
                     "[topk_small][gpu][exhaustive]")
 
-TEST_CASE("On a small device TopK with K over 1024 sorts buckets over its shared memory in place, and takes "
-          "the whole row when the list overflows",
+TEST_CASE("On a small device TopK with K over 1024 sorts large buckets in shared memory or in place, and "
+          "takes the whole row when the list overflows",
           "[topk_small][gpu]") {
     if (!pc::hasSmallDeviceKernels()) return;
     Device& dev = smallDevice();
@@ -150,6 +150,12 @@ TEST_CASE("On a small device TopK with K over 1024 sorts buckets over its shared
     core::listSlotsForTests = core::listBucketsForTests = 0;
     core::listBucketsForTests = 2048; // over the small forms' 1024: the plan keeps 1024
     checkTopK(dev, input, 1, 3000, AxisDirection::Increasing, DataType::UInt32);
+    core::listBucketsForTests = 64; // buckets of about 480 entries: those over 512 sorted in shared memory
+    for (Data how : {Data::Random, Data::Ties}) {
+        rt::HostTensor wide(DataType::Float32, {1, 300007});
+        fillData(wide, rng, how);
+        checkTopK(dev, wide, 1, 20000, AxisDirection::Decreasing, DataType::UInt32);
+    }
     core::listBucketsForTests = 0;
     core::selectCapacityForTests = 16; // raised to K: the gather step selects from the whole row
     for (DataType type : {DataType::Float16, DataType::UInt8}) {
