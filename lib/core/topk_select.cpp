@@ -142,10 +142,10 @@ Result<Plan> planSelect(Plan plan, const TopKDesc& desc, uint64_t rows, const Pl
     // At least kCapacityMin entries (where 4 * expected is lower, a rare overflow would cost the fallback),
     // but a small plan's rows of up to 4096 keep kCapacityMinShort: whole-row lists of (4096,4096) were over
     // a small device's 128 MiB binding range, and 4 * expected stays far above the candidates' tail there.
-    const uint64_t floor = small && n <= kCapacityMin ? kCapacityMinShort : kCapacityMin;
+    const uint64_t least = small && n <= kCapacityMin ? kCapacityMinShort : kCapacityMin;
     uint64_t capacity = selectCapacityForTests
                             ? selectCapacityForTests
-                            : std::min<uint64_t>(n, std::max<uint64_t>(floor, 4 * expected));
+                            : std::min<uint64_t>(n, std::max<uint64_t>(least, 4 * expected));
     if (large) capacity = std::max<uint64_t>(capacity, K); // the gather step may put exactly K there
     // Filter workgroups: about kSelectGroups over all rows, none with fewer than kSelectMinChunk elements,
     // each a whole number of the filter's tiles (256 invocations x 16 loads: kSelectTile elements, twice as
