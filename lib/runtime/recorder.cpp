@@ -60,14 +60,19 @@ Status CommandRecorder::record(const Operator& op, const std::vector<TensorBindi
         return {};
     }
     std::unique_ptr<detail::BackendBuffer> scratch;
-    if (plan.scratchBytes) {
+    if (plan.scratchBytes && r.offeredScratch && r.offeredScratch->size >= plan.scratchBytes) {
+        scratch = std::move(r.offeredScratch);
+    } else if (plan.scratchBytes) {
         auto sc = r.device->acquireScratch(plan.scratchBytes, r.device->scratchPool);
         if (!sc) return sc.status();
         scratch = std::move(sc.value());
     }
     std::unique_ptr<detail::BackendBuffer> zeroed;
     bool zeroFirst = false;
-    if (plan.zeroedScratchBytes) {
+    if (plan.zeroedScratchBytes && r.offeredZeroedScratch &&
+        r.offeredZeroedScratch->size >= plan.zeroedScratchBytes) {
+        zeroed = std::move(r.offeredZeroedScratch);
+    } else if (plan.zeroedScratchBytes) {
         bool created = false;
         auto sc = r.device->acquireScratch(plan.zeroedScratchBytes, r.device->zeroedPool, &created);
         if (!sc) return sc.status();

@@ -140,6 +140,9 @@ struct RecorderImpl {
     uint32_t uploads = 0;  // upload() commands since the last submit (a Recording takes none)
     // The users' buffers recorded (also in submission.keepAlive): a Recording holds them weakly.
     std::vector<std::shared_ptr<BufferImpl>> bound;
+    // Scratch that the next record() takes before the device's pools, where it is large enough: the
+    // scratch an operator's kept recordings share (runtime/replay.hpp). Offered zeroed scratch is zero.
+    std::unique_ptr<BackendBuffer> offeredScratch, offeredZeroedScratch;
 
     void keepBuffer(const std::shared_ptr<BufferImpl>& b) {
         submission.keepAlive.push_back(b);

@@ -16,24 +16,43 @@ void clearStatus(const Replay& r) {
         if (op.statusBuffer) std::memset(static_cast<char*>(op.statusBuffer->mapped) + op.statusOffset, 0, 4);
 }
 
-// Records `op` on `bindings` as record() does, into a kept command list; the replay takes the scratch and
-// status memory the recording names.
+// Records `op` on `bindings` as record() does, into a kept command list, naming the cache's scratch (made
+// by the first recording); the replay takes the status memory the recording names.
 Result<std::unique_ptr<Replay>> makeReplay(Device& device, const Operator& op,
-                                           const std::vector<TensorBinding>& bindings) {
+                                           const std::vector<TensorBinding>& bindings, ReplayCache& cache) {
     auto recorder = device.createRecorder();
     if (!recorder) return recorder.status();
-    if (Status s = recorder->record(op, bindings); !s) return s;
     RecorderImpl& r = *detail::impl(recorder.value());
+    if (!cache.scratch.empty()) r.offeredScratch = std::move(cache.scratch[0]);
+    if (!cache.zeroedScratch.empty()) r.offeredZeroedScratch = std::move(cache.zeroedScratch[0]);
+    cache.scratch.clear();
+    cache.zeroedScratch.clear();
+    Status recorded = recorder->record(op, bindings);
+    // The scratch comes back to the cache whatever happened: taken by the recording, or still offered.
+    auto takeBack = [&] {
+        for (auto& b : r.submission.scratch) cache.scratch.push_back(std::move(b));
+        for (auto& b : r.submission.zeroedScratch) cache.zeroedScratch.push_back(std::move(b));
+        if (r.offeredScratch) cache.scratch.push_back(std::move(r.offeredScratch));
+        if (r.offeredZeroedScratch) cache.zeroedScratch.push_back(std::move(r.offeredZeroedScratch));
+        r.submission.scratch.clear();
+        r.submission.zeroedScratch.clear();
+    };
+    if (!recorded) {
+        takeBack();
+        return recorded;
+    }
     auto list = detail::impl(device)->backend->beginRecording();
-    if (!list) return list.status();
+    if (!list) {
+        takeBack();
+        return list.status();
+    }
     r.emit(*list.value(), false);
     auto commands = detail::impl(device)->backend->endRecording(std::move(list.value()));
+    takeBack();
     if (!commands) return commands.status();
     auto replay = std::make_unique<Replay>();
     replay->commands = std::move(commands.value());
     replay->ops = r.submission.ops;
-    replay->scratch = std::move(r.submission.scratch);
-    replay->zeroedScratch = std::move(r.submission.zeroedScratch);
     replay->statusChunks = std::move(r.submission.statusChunks);
     r.reset();
     return replay;
@@ -90,25 +109,15 @@ Status executeReplay(Device& device, const Operator& op, const std::vector<Tenso
             cache.unsupported = true;
             return {};
         }
-        // Room for it: the least recently used go (none is in flight: the cache is not busy).
-        while (!cache.replays.empty() && (cache.replays.size() >= ReplayCache::kMaxReplays ||
-                                          cache.scratchBytes + bytes > cache.maxScratchBytes)) {
+        // Room for it: the least recently used goes (none is in flight: the cache is not busy). The
+        // scratch stays with the cache.
+        if (cache.replays.size() >= ReplayCache::kMaxReplays) {
             auto oldest =
                 std::min_element(cache.replays.begin(), cache.replays.end(),
                                  [](const auto& a, const auto& b) { return a->lastUse < b->lastUse; });
-            cache.scratchBytes -= o.plan.scratchBytes + o.plan.zeroedScratchBytes;
-            // Its scratch goes back to the device's pools (zeroed scratch is zero again after a run), so
-            // that the replay made next takes it instead of allocating: an operator over half the kept
-            // scratch, run on two binding sets in turn, allocated 66 MB each execute() (H200 under
-            // mobile-vk11, (4096,4096) K=256: 1835 us of host time for 183 us of GPU; bench/NOTES.md).
-            {
-                std::lock_guard<std::mutex> pools(dev->mutex);
-                for (auto& b : (*oldest)->scratch) dev->scratchPool.emplace(b->size, std::move(b));
-                for (auto& b : (*oldest)->zeroedScratch) dev->zeroedPool.emplace(b->size, std::move(b));
-            }
             cache.replays.erase(oldest);
         }
-        auto made = makeReplay(device, op, bindings);
+        auto made = makeReplay(device, op, bindings, cache);
         if (!made) { // a back-end that keeps no recordings: the usual path, now and later; else the error
             if (made.status().code() != StatusCode::Unsupported) {
                 handled = true;
@@ -124,7 +133,6 @@ Status executeReplay(Device& device, const Operator& op, const std::vector<Tenso
                 made.value()->buffers[i] = detail::impl(*bindings[i].Buffer);
                 keepAlive.push_back(detail::impl(*bindings[i].Buffer));
             }
-        cache.scratchBytes += bytes;
         replay = made.value().get();
         cache.replays.push_back(std::move(made.value()));
     }

@@ -19,21 +19,25 @@ struct Replay {
     std::vector<std::weak_ptr<BufferImpl>> buffers; // the bound buffers, not kept alive by the cache
     std::unique_ptr<BackendRecording> commands;
     std::vector<Submission::Op> ops; // labels and status words, as record() made them
-    std::vector<std::unique_ptr<BackendBuffer>> scratch, zeroedScratch; // named by the commands
     std::vector<std::shared_ptr<BackendBuffer>> statusChunks;
     uint64_t lastUse = 0;
 };
 
-// An operator's kept recordings. At most one of its replays is in flight at a time.
+// An operator's kept recordings. At most one of its replays is in flight at a time, so all of them name
+// the same scratch and zeroed scratch (zero again after each run): an operator keeps one plan's scratch
+// however many binding sets it has. With a copy each, an operator over half of maxScratchBytes, run on two
+// binding sets in turn, recorded again on every execute() (H200 under mobile-vk11, (4096,4096) K=256:
+// 20-44 us of host time over the GPU's; bench/NOTES.md).
 struct ReplayCache {
     static constexpr size_t kMaxReplays = 16; // binding sets per operator
-    uint64_t maxScratchBytes = 64ull << 20;   // scratch kept per operator (tests set less)
+    uint64_t maxScratchBytes = 64ull << 20;   // an operator's plan with more scratch keeps no recordings
     std::mutex mutex;                         // guards what follows
-    bool unsupported = false;                 // the back-end keeps no recordings, or the scratch is too large
-    bool busy = false;                        // a replay is in flight
+    std::vector<std::unique_ptr<BackendBuffer>> scratch, zeroedScratch; // named by every replay's commands
+    bool unsupported = false;  // the back-end keeps no recordings, or the scratch is too large
+    bool busy = false;         // a replay is in flight
     Replay* pending = nullptr; // in flight after its wait failed (timeout): freed once it completes
     uint64_t pendingTicket = 0;
-    uint64_t uses = 0, scratchBytes = 0;
+    uint64_t uses = 0;
     std::vector<std::unique_ptr<Replay>> replays;
 };
 
