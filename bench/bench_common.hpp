@@ -6,13 +6,11 @@
 #include "ripple/ripple.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <functional>
 #include <string>
-#include <thread>
 #include <vector>
 
 struct BenchOptions {
@@ -146,25 +144,15 @@ Result<double> copyCeilingGBs(ripple::Device& dev, const BenchOptions& opt);
 class GpuWarmer {
   public:
     explicit GpuWarmer(ripple::Device& dev);
-    ~GpuWarmer();
-    GpuWarmer(const GpuWarmer&) = delete;
-    GpuWarmer& operator=(const GpuWarmer&) = delete;
-    // Runs the copies on a thread of its own until warm() or the destructor: the GPU stays busy while the
-    // host makes a case's inputs (seconds for some), so that its clock has not dropped when timing starts.
-    void keepBusy();
     // Back-to-back 256 MiB copies for that long (a second the first time), then until the clock is up: a
     // batch within 5% of the fastest seen (copy_ceiling.cpp).
     void warm(double milliseconds = 200);
 
   private:
-    bool batch(double* milliseconds); // 16 copies, submitted and waited for
-    void stopBusy();
     ripple::Device& dev_;
+    double best_ms_ = 0; // the fastest batch of copies so far, host milliseconds
     ripple::Operator op_;
     ripple::Buffer in_, out_, small_;
-    double best_ms_ = 0; // the fastest batch of copies so far, host milliseconds
-    std::thread busy_;
-    std::atomic<bool> stop_{false};
 };
 
 int runTopK(ripple::Device& dev, const BenchOptions& opt, double ceiling, std::vector<std::string>& json);

@@ -51,54 +51,30 @@ GpuWarmer::GpuWarmer(ripple::Device& dev) : dev_(dev) {
     small_ = std::move(small.value());
 }
 
-GpuWarmer::~GpuWarmer() {
-    stopBusy();
-}
-
-bool GpuWarmer::batch(double* milliseconds) {
-    const auto start = std::chrono::steady_clock::now();
-    auto rec = dev_.createRecorder();
-    if (!rec) return false;
-    for (int i = 0; i < 16; ++i)
-        if (!rec->record(op_, {{&in_, 0}, {&small_, 0}, {&small_, 0}, {&out_, 0}})) return false;
-    auto t = dev_.submit(rec.value());
-    if (!t || !dev_.wait(t.value())) return false;
-    *milliseconds =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    return true;
-}
-
-void GpuWarmer::keepBusy() {
-    if (!op_.valid() || busy_.joinable()) return;
-    stop_ = false;
-    busy_ = std::thread([this] {
-        double ms = 0;
-        while (!stop_ && batch(&ms)) {
-        }
-    });
-}
-
-void GpuWarmer::stopBusy() {
-    stop_ = true;
-    if (busy_.joinable()) busy_.join();
-}
-
 void GpuWarmer::warm(double milliseconds) {
-    stopBusy();
     if (!op_.valid()) return;
-    // After an idle spell of a second or more (a case's inputs made on the host, unless keepBusy() ran),
-    // the H200's SM clock comes back from 345-570 MHz only after 200-300 ms of load, and every kernel runs
-    // 3-4.5x slower until then (bench/NOTES.md, issue 58's fifth session): a fixed 200 ms left some cases
-    // measured at the low clock. So the first warm-up of a process lasts a second, and every one goes on
-    // past `milliseconds` until a batch of copies runs within 5% of the fastest batch seen (at most 3 s).
+    using clock = std::chrono::steady_clock;
+    auto msSince = [](clock::time_point t) {
+        return std::chrono::duration<double, std::milli>(clock::now() - t).count();
+    };
+    // After an idle spell of a second or more (a case's inputs made on the host), the H200's SM clock comes
+    // back from 345-570 MHz only after 200-300 ms of load, and every kernel runs 3-4.5x slower until then
+    // (bench/NOTES.md, issue 58's fifth session): a fixed 200 ms left some cases measured at the low clock.
+    // So the first warm-up of a process lasts a second, and every one goes on past `milliseconds` until a
+    // batch of copies runs within 5% of the fastest batch this warmer has seen (at most 3 s).
     const double least = best_ms_ > 0 ? milliseconds : std::max(milliseconds, 1000.0);
-    const auto start = std::chrono::steady_clock::now();
+    const auto start = clock::now();
     for (;;) {
-        double took = 0;
-        if (!batch(&took)) return;
+        const auto batch = clock::now();
+        auto rec = dev_.createRecorder();
+        if (!rec) return;
+        for (int i = 0; i < 16; ++i)
+            if (!rec->record(op_, {{&in_, 0}, {&small_, 0}, {&small_, 0}, {&out_, 0}})) return;
+        auto t = dev_.submit(rec.value());
+        if (!t || !dev_.wait(t.value())) return;
+        const double took = msSince(batch);
         if (best_ms_ == 0 || took < best_ms_) best_ms_ = took;
-        const double elapsed =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        const double elapsed = msSince(start);
         if ((elapsed >= least && took <= 1.05 * best_ms_) || elapsed >= 3000) return;
     }
 }

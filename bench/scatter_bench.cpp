@@ -161,7 +161,6 @@ int runScatter(ripple::Device& dev, const BenchOptions& opt, double ceiling, std
     for (const ScatterCase& c : cases) {
         if (!opt.only.empty() && c.name.find(opt.only) == std::string::npos) continue;
         if (uint64_t(c.rows) * c.cols > opt.maxElements) continue;
-        warmer.keepBusy(); // while the inputs are made: an idle GPU's clock takes 200-300 ms to come back
         using DT = ripple::DataType;
         const uint64_t count = uint64_t(c.rows) * c.cols;
         const uint32_t updRows = c.nd ? c.updateRows : c.rows, updCols = c.nd ? c.cols : c.updateCols;

@@ -145,7 +145,6 @@ int runTopK(ripple::Device& dev, const BenchOptions& opt, double ceiling, std::v
                            " " + typeName(c.type) + (opt.data == "random" ? "" : " " + opt.data);
         if (d.InputTensor.elementCount() > opt.maxElements) continue;
         if (!opt.only.empty() && name.find(opt.only) == std::string::npos) continue;
-        warmer.keepBusy(); // while the inputs are made: an idle GPU's clock takes 200-300 ms to come back
         auto op = dev.compile(d);
         if (!op) {
             std::printf("%-34s skipped: %s\n", name.c_str(), op.status().message().c_str());
