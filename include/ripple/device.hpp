@@ -150,11 +150,10 @@ struct DeviceOptions {
     /// never polls: its work runs on the host's cores, which polling would take from it.
     uint32_t waitPollMicroseconds = 5000;
     /// Device::execute keeps the command buffer it records for an operator and its bindings (up to 16
-    /// binding sets per operator, LRU), with the operator's scratch and status memory (up to 64 MiB per
-    /// operator; larger operators are recorded each time), and submits it again when the same Buffers and
-    /// Offsets come back: recording costs the host 2-5 us per pass on an H100 (NVIDIA 580), more than
-    /// submitting. The
-    /// memory is released with the Operator. Results and errors are the same either way. Needs
+    /// binding sets per operator, LRU), with status memory and one copy of the operator's scratch that all
+    /// of them share (an operator with over 64 MiB of scratch is recorded each time), and submits it again
+    /// when the same Buffers and Offsets come back: recording costs the host 2-5 us per pass on an H100
+    /// (NVIDIA 580), more than submitting. The memory is released with the Operator. Results and errors are the same either way. Needs
     /// VK_KHR_push_descriptor (else, and on D3D12, execute records each time). CommandRecorder never keeps.
     bool reuseCommandBuffers = true;
     /// Diagnostics: ripple sees a named GPU class's features and limits in place of the adapter's own,
