@@ -12,7 +12,8 @@
 // as ticks) and a table of every dispatch in DIR/profile.md (also printed): workgroups, multiprocessors
 // used, the gap from its level's start timestamp to its first workgroup, the span from its first
 // workgroup's start to its last one's end, workgroup duration mean and max, per-phase mean and max, idle
-// multiprocessor time within the span, and the tail (the last 10% of workgroups to finish). Needs a build
+// multiprocessor time within the span, the tail (the last 10% of workgroups to finish) and the clock the
+// multiprocessors ran at (SM cycles over the workgroups' nanoseconds). Needs a build
 // with RIPPLE_PROFILE_KERNELS=ON and a device with AdapterFeatures::profiling (NVIDIA); exit status 2
 // otherwise.
 #include "half_bits.hpp"
@@ -50,7 +51,7 @@ std::string row(const ripple::DispatchProfile& d) {
         if (g.startNanoseconds) w.push_back(&g);
     if (w.empty()) return "| " + d.kernel + " | " + std::to_string(d.workgroups.size()) + " | no records |";
     uint64_t first = UINT64_MAX, last = 0;
-    double sum = 0, longest = 0;
+    double sum = 0, longest = 0, cycles = 0;
     std::set<uint32_t> sms;
     std::map<uint32_t, std::vector<std::pair<uint64_t, uint64_t>>> bySm;
     std::vector<uint64_t> ends;
@@ -60,6 +61,7 @@ std::string row(const ripple::DispatchProfile& d) {
         first = std::min(first, g->startNanoseconds), last = std::max(last, g->endNanoseconds);
         const double dur = us(g->endNanoseconds - g->startNanoseconds);
         sum += dur, longest = std::max(longest, dur);
+        cycles += double(g->smCycles);
         sms.insert(g->sm);
         bySm[g->sm].push_back({g->startNanoseconds, g->endNanoseconds});
         ends.push_back(g->endNanoseconds);
@@ -123,10 +125,13 @@ std::string row(const ripple::DispatchProfile& d) {
         phases += "; last:" + lastPhases + b;
     }
     char line[768];
-    std::snprintf(line, sizeof line, "| %s | %zu | %zu | %s | %.1f | %.1f / %.1f | %s | %.0f%% | %.1f |",
+    // The multiprocessors' clock over the workgroups' time: cycles per nanosecond.
+    const double ghz = sum > 0 ? cycles / (sum * 1000.0) : 0;
+    std::snprintf(line, sizeof line,
+                  "| %s | %zu | %zu | %s | %.1f | %.1f / %.1f | %s | %.0f%% | %.1f | %.2f |",
                   d.kernel.c_str(), d.workgroups.size(), sms.size(), gap, span, sum / w.size(), longest,
                   phases.empty() ? "-" : phases.c_str(), 100.0 * (1.0 - busy / (span * sms.size())),
-                  us(last - p90));
+                  us(last - p90), ghz);
     return line;
 }
 
@@ -208,8 +213,10 @@ int main(int argc, char** argv) {
     if (!device) return std::fprintf(stderr, "ripple-profile: %s\n", device.status().message().c_str()), 1;
     ripple::Device& dev = device.value();
     if (!dev.adapter().features.profiling)
-        return std::fprintf(stderr, "ripple-profile: %s lacks shaderDeviceClock and shaderSMBuiltins\n",
-                            dev.adapter().name.c_str()),
+        return std::fprintf(
+                   stderr,
+                   "ripple-profile: %s lacks shaderDeviceClock, shaderSubgroupClock and shaderSMBuiltins\n",
+                   dev.adapter().name.c_str()),
                2;
     using DT = ripple::DataType;
     std::mt19937 rng(19);
@@ -344,8 +351,8 @@ int main(int argc, char** argv) {
     std::string md =
         "device: " + dev.adapter().name +
         "\n\n| dispatch | workgroups | SMs | launch gap us | span us | workgroup mean / max us | "
-        "phases mean / max us | idle SM time | tail us |\n| --- | --- | --- | --- | --- | --- | --- "
-        "| --- | --- |\n";
+        "phases mean / max us | idle SM time | tail us | SM GHz |\n| --- | --- | --- | --- | --- | --- | --- "
+        "| --- | --- | --- |\n";
     for (const Case& c : cases) {
         if (!only.empty() && c.name.find(only) == std::string::npos) continue;
         ripple::RecorderOptions ro;

@@ -68,8 +68,8 @@ struct AdapterFeatures {
     /// made every dispatch of the submission 3-9 us slower.
     bool hostQueryReset = false;
     bool timestamps = false; ///< timestampComputeAndGraphics: per-operator GPU times
-    /// shaderDeviceClock (VK_KHR_shader_clock) and shaderSMBuiltins (VK_NV_shader_sm_builtins): what
-    /// RecorderOptions::profile needs.
+    /// shaderDeviceClock and shaderSubgroupClock (VK_KHR_shader_clock) and shaderSMBuiltins
+    /// (VK_NV_shader_sm_builtins): what RecorderOptions::profile needs.
     bool profiling = false;
     float timestampPeriodNs = 0;  ///< nanoseconds per timestamp tick
     uint32_t subgroupSize = 0;    ///< invocations per subgroup (0 if unknown)
@@ -153,8 +153,9 @@ struct DeviceOptions {
     /// binding sets per operator, LRU), with status memory and one copy of the operator's scratch that all
     /// of them share (an operator with over 64 MiB of scratch is recorded each time), and submits it again
     /// when the same Buffers and Offsets come back: recording costs the host 2-5 us per pass on an H100
-    /// (NVIDIA 580), more than submitting. The memory is released with the Operator. Results and errors are the same either way. Needs
-    /// VK_KHR_push_descriptor (else, and on D3D12, execute records each time). CommandRecorder never keeps.
+    /// (NVIDIA 580), more than submitting. The memory is released with the Operator. Results and errors are
+    /// the same either way. Needs VK_KHR_push_descriptor (else, and on D3D12, execute records each time).
+    /// CommandRecorder never keeps.
     bool reuseCommandBuffers = true;
     /// Diagnostics: ripple sees a named GPU class's features and limits in place of the adapter's own,
     /// clamped to what the adapter has (features both have, the smaller limits), to try the kernel

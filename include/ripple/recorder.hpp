@@ -155,6 +155,9 @@ struct WorkgroupProfile {
     uint64_t startNanoseconds = 0;    ///< at its entry; 0 if the workgroup wrote no record
     uint64_t endNanoseconds = 0;      ///< once every invocation of it had finished
     uint64_t markNanoseconds[4] = {}; ///< its RIPPLE_MARK(n) points (GLSL), 0 where not marked
+    /// Its multiprocessor's clock cycles from entry to end (shaderSubgroupClock): divided by
+    /// endNanoseconds - startNanoseconds, the clock the multiprocessor ran at, in GHz.
+    uint64_t smCycles = 0;
 };
 
 /// A profiled dispatch of an operator (RecorderOptions::profile).

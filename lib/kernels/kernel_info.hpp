@@ -20,7 +20,8 @@ constexpr uint32_t FeatureFloat16 = 1u << 7;       // shaderFloat16
 constexpr uint32_t FeatureFloat64 = 1u << 8;       // shaderFloat64
 // shaderBufferFloat32AtomicAdd (VK_EXT_shader_atomic_float)
 constexpr uint32_t FeatureFloat32AtomicAdd = 1u << 9;
-// shaderDeviceClock and shaderSMBuiltins: the PROFILE permutation (glsl/include/ripple/profile.glsl)
+// shaderDeviceClock, shaderSubgroupClock and shaderSMBuiltins: the PROFILE permutation
+// (glsl/include/ripple/profile.glsl)
 constexpr uint32_t FeatureProfiling = 1u << 10;
 // shaderSignedZeroInfNanPreserveFloat32 (Vulkan 1.2 float controls): the SignedZeroInfNanPreserve execution
 // mode for 32-bit floats, which ripple's kernels declare for no other width (ripple-embed refuses one that

@@ -62,6 +62,7 @@ std::vector<std::shared_ptr<void>> DeviceImpl::finishOne(Submission& s, const st
                 wg.startNanoseconds = at(g, 2);
                 wg.endNanoseconds = at(g, 4);
                 for (uint32_t m = 0; m < 4; ++m) wg.markNanoseconds[m] = at(g, 6 + 2 * m);
+                wg.smCycles = at(g, 14);
             }
             r.dispatches.push_back(std::move(d));
         }

@@ -31,7 +31,7 @@ std::string featureNames(uint32_t bits) {
         {FeatureFloat16, "shaderFloat16"},
         {FeatureFloat64, "shaderFloat64"},
         {FeatureFloat32AtomicAdd, "shaderBufferFloat32AtomicAdd"},
-        {FeatureProfiling, "shaderDeviceClock and shaderSMBuiltins"},
+        {FeatureProfiling, "shaderDeviceClock, shaderSubgroupClock and shaderSMBuiltins"},
         {FeatureFloat32NanPreserve, "shaderSignedZeroInfNanPreserveFloat32"},
         {FeatureFullSubgroups, "computeFullSubgroups"}};
     std::string out;

@@ -156,6 +156,7 @@ Result<std::unique_ptr<detail::BackendDevice>> VulkanDevice::create(const Device
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_FEATURES_NV};
     if (f.profiling) { // enabled where present: only the PROFILE kernels use them
         clock.shaderDeviceClock = VK_TRUE;
+        clock.shaderSubgroupClock = VK_TRUE; // the SM's cycles beside the real-time clock
         sm.shaderSMBuiltins = VK_TRUE;
         *tail = &clock, tail = &clock.pNext;
         *tail = &sm, tail = &sm.pNext;

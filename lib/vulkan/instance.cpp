@@ -323,7 +323,7 @@ AdapterInfo Instance::describe(uint32_t index) const {
     f.pushDescriptors = hasExtension(fn_, pd, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
     f.timelineSemaphore = timeline.timelineSemaphore;
     f.hostQueryReset = queryReset.hostQueryReset;
-    f.profiling = profiling && clock.shaderDeviceClock && sm.shaderSMBuiltins;
+    f.profiling = profiling && clock.shaderDeviceClock && clock.shaderSubgroupClock && sm.shaderSMBuiltins;
     f.timestampPeriodNs = props.properties.limits.timestampPeriod;
     f.timestamps = props.properties.limits.timestampComputeAndGraphics;
     f.maxStorageBufferRange = props.properties.limits.maxStorageBufferRange;

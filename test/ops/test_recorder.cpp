@@ -392,6 +392,9 @@ TEST_CASE("Profiled recordings compute the same, with workgroup records where th
             for (const WorkgroupProfile& w : d.workgroups) {
                 CHECK(w.startNanoseconds > 0);
                 CHECK(w.endNanoseconds >= w.startNanoseconds);
+                // The SM's cycles over the same span: some, and under 10 GHz.
+                CHECK(w.smCycles > 0);
+                CHECK(w.smCycles < 10 * (w.endNanoseconds - w.startNanoseconds + 1));
             }
         }
     }
