@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Bytes of workgroup (shared) memory a SPIR-V module declares: the sizes of its Workgroup-storage variables,
-// each type at its natural alignment. Used by ripple-embed for the registry's reflection and by
-// Device::compile for users' kernels, so that a variant over a device's maxComputeSharedMemorySize is never
-// chosen. Header-only: ripple-embed builds without libripple.
+// each type at its natural alignment, for given specialization constants. Used by ripple-embed for the
+// registry's reflection and by Device::compile for users' kernels, so that a variant over a device's
+// maxComputeSharedMemorySize is never chosen. Header-only: ripple-embed builds without libripple.
 #pragma once
 
 #include <cstddef>
@@ -11,15 +11,47 @@
 
 namespace ripple::kernels {
 
+// A specialization constant's value, by its SpecId, as a pipeline would set it.
+struct SpecValue {
+    uint32_t specId;
+    uint32_t value;
+};
+
+// OpSpecConstantOp's 32-bit unsigned arithmetic on a and b; UINT64_MAX for another opcode, a division by
+// zero or a result outside 32 bits.
+inline uint64_t specOp(uint32_t opcode, uint64_t a, uint64_t b) {
+    uint64_t v = UINT64_MAX;
+    if (opcode == 128) v = a + b;            // OpIAdd
+    if (opcode == 130 && a >= b) v = a - b;  // OpISub
+    if (opcode == 132) v = a * b;            // OpIMul
+    if (opcode == 134 && b) v = a / b;       // OpUDiv
+    if (opcode == 137 && b) v = a % b;       // OpUMod
+    if (opcode == 194 && b < 32) v = a >> b; // OpShiftRightLogical
+    if (opcode == 196 && b < 32) v = a << b; // OpShiftLeftLogical
+    if (opcode == 197) v = a | b;            // OpBitwiseOr
+    if (opcode == 199) v = a & b;            // OpBitwiseAnd
+    return v <= 0xFFFFFFFFu ? v : UINT64_MAX;
+}
+
 // 0 for a module without workgroup variables; UINT32_MAX for one this scan cannot size (malformed, or a
-// type it does not know), which no device's limit admits.
-inline uint32_t workgroupBytes(const uint32_t* words, size_t count) {
+// type it does not know), which no device's limit admits. Array lengths may be specialization constants
+// (OpSpecConstant, and OpSpecConstantComposite/OpSpecConstantOp of them: composite extracts and 32-bit
+// unsigned arithmetic, as glslang makes of `shared uint s[gl_WorkGroupSize.x * 2u]`): at the values in
+// `spec` by SpecId, else the module's defaults. An operation whose result leaves 32 bits, or divides by
+// zero, leaves its array unsized.
+inline uint32_t workgroupBytes(const uint32_t* words, size_t count, const SpecValue* spec = nullptr,
+                               size_t specCount = 0) {
     struct Type {
         uint64_t size = 0, align = 1;
     };
     std::unordered_map<uint32_t, Type> types;
-    std::unordered_map<uint32_t, uint64_t> constants; // OpConstant values (low word)
+    std::unordered_map<uint32_t, uint64_t> constants; // OpConstant and specialization values (low word)
     std::unordered_map<uint32_t, uint32_t> pointee;   // Workgroup pointer type -> pointee type
+    std::unordered_map<uint32_t, uint32_t> specIds;   // result id -> its SpecId decoration
+    struct Composite { // an OpSpecConstantComposite of at most 4 constituents (vectors)
+        uint32_t count = 0, ids[4] = {};
+    };
+    std::unordered_map<uint32_t, Composite> composites;
     uint64_t total = 0;
     bool unknown = false;
     // Every size and alignment saturates at 2^40 bytes, over every device's limit, so no chain of hostile
@@ -78,6 +110,43 @@ inline uint32_t workgroupBytes(const uint32_t* words, size_t count) {
         case 43: // OpConstant
             if (n >= 4) constants[w[2]] = w[3];
             break;
+        case 71: // OpDecorate %target SpecId n
+            if (n >= 4 && w[2] == 1) specIds[w[1]] = w[3];
+            break;
+        case 48: // OpSpecConstantTrue
+        case 49: // OpSpecConstantFalse
+        case 50: // OpSpecConstant
+            if (n >= 3) {
+                uint64_t v = op == 50 ? (n >= 4 ? w[3] : 0) : (op == 48 ? 1 : 0);
+                auto id = specIds.find(w[2]);
+                for (size_t k = 0; id != specIds.end() && k < specCount; ++k)
+                    if (spec[k].specId == id->second) v = op == 50 ? spec[k].value : (spec[k].value != 0);
+                if (op != 50 || n >= 4) constants[w[2]] = v;
+            }
+            break;
+        case 51: // OpSpecConstantComposite
+            if (n >= 3 && n - 3 <= 4) {
+                Composite& c = composites[w[2]];
+                c.count = n - 3;
+                for (uint32_t k = 3; k < n; ++k) c.ids[k - 3] = w[k];
+            }
+            break;
+        case 52: { // OpSpecConstantOp %type %result opcode operands...
+            if (n < 5) break;
+            const uint32_t result = w[2], code = w[3];
+            if (code == 81) { // OpCompositeExtract %composite index
+                auto c = composites.find(w[4]);
+                if (n == 6 && c != composites.end() && w[5] < c->second.count &&
+                    constants.count(c->second.ids[w[5]]))
+                    constants[result] = constants[c->second.ids[w[5]]];
+                break;
+            }
+            if (n != 6 || !constants.count(w[4]) || !constants.count(w[5])) break;
+            const uint64_t a = constants[w[4]] & 0xFFFFFFFFu, b = constants[w[5]] & 0xFFFFFFFFu;
+            const uint64_t v = specOp(code, a, b);
+            if (v <= 0xFFFFFFFFu) constants[result] = v;
+            break;
+        }
         case 59: // OpVariable
             if (n >= 4 && w[3] == 4) {
                 auto p = pointee.find(w[1]);

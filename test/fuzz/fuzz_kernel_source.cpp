@@ -42,6 +42,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
     }
     const kernels::SpirvInterface spv = kernels::readSpirvInterface(words.data(), words.size());
     (void)kernels::workgroupBytes(words.data(), words.size());
+    // The same with specialization values given (any SpecId the module names takes them).
+    const kernels::SpecValue spec[] = {{0, 1024}, {1, 0xFFFFFFFFu}, {2, 0}};
+    (void)kernels::workgroupBytes(words.data(), words.size(), spec, 3);
     if (s.BindingCount > kMaxKernelBindings) return 0; // compile refuses it before reading the SPIR-V
     const Status st = detail::checkKernelSource(s, words);
     if (st.ok()) { // accepted: the struct is what the module declares
