@@ -59,24 +59,30 @@ Status CommandRecorder::record(const Operator& op, const std::vector<TensorBindi
         r.submission.ops.push_back(entry);
         return {};
     }
+    // Scratch offered to this recorder (runtime/replay.cpp) stays offered until the end: a record() that
+    // fails on the way leaves it with its owner, whose kept recordings name it.
     std::unique_ptr<detail::BackendBuffer> scratch;
+    detail::BackendBuffer* scratchBuffer = nullptr;
     if (plan.scratchBytes && r.offeredScratch && r.offeredScratch->size >= plan.scratchBytes) {
-        scratch = std::move(r.offeredScratch);
+        scratchBuffer = r.offeredScratch.get();
     } else if (plan.scratchBytes) {
         auto sc = r.device->acquireScratch(plan.scratchBytes, r.device->scratchPool);
         if (!sc) return sc.status();
         scratch = std::move(sc.value());
+        scratchBuffer = scratch.get();
     }
     std::unique_ptr<detail::BackendBuffer> zeroed;
+    detail::BackendBuffer* zeroedBuffer = nullptr;
     bool zeroFirst = false;
     if (plan.zeroedScratchBytes && r.offeredZeroedScratch &&
         r.offeredZeroedScratch->size >= plan.zeroedScratchBytes) {
-        zeroed = std::move(r.offeredZeroedScratch);
+        zeroedBuffer = r.offeredZeroedScratch.get();
     } else if (plan.zeroedScratchBytes) {
         bool created = false;
         auto sc = r.device->acquireScratch(plan.zeroedScratchBytes, r.device->zeroedPool, &created);
         if (!sc) return sc.status();
         zeroed = std::move(sc.value());
+        zeroedBuffer = zeroed.get();
         zeroFirst = created;
     }
     detail::BufferRange status;
@@ -91,9 +97,9 @@ Status CommandRecorder::record(const Operator& op, const std::vector<TensorBindi
     if (zeroFirst) { // a new zeroed-scratch buffer is cleared once, here; the plan's kernels leave it zero
         detail::PendingCommand c;
         c.kind = detail::PendingCommand::Kind::Fill;
-        c.ranges = {{zeroed.get(), 0, zeroed->size}};
+        c.ranges = {{zeroedBuffer, 0, zeroedBuffer->size}};
         c.op = opIndex;
-        r.add(std::move(c), {{zeroed.get(), 0, zeroed->size, true}});
+        r.add(std::move(c), {{zeroedBuffer, 0, zeroedBuffer->size, true}});
     }
     // In place (the first output bound to the plan's in-place input, checked above): skip its copy; some
     // passes run only one way (plan.hpp).
@@ -129,10 +135,10 @@ Status CommandRecorder::record(const Operator& op, const std::vector<TensorBindi
                                     bindings[pb.tensor].Offset, sizes.value()[pb.tensor]});
                 break;
             case core::BindingKind::Scratch:
-                c.ranges.push_back({scratch.get(), pb.offset, pb.size});
+                c.ranges.push_back({scratchBuffer, pb.offset, pb.size});
                 break;
             case core::BindingKind::ZeroedScratch:
-                c.ranges.push_back({zeroed.get(), pb.offset, pb.size});
+                c.ranges.push_back({zeroedBuffer, pb.offset, pb.size});
                 break;
             case core::BindingKind::Status:
                 c.ranges.push_back(status);
@@ -166,6 +172,8 @@ Status CommandRecorder::record(const Operator& op, const std::vector<TensorBindi
     r.submission.keepAlive.push_back(detail::impl(op));
     for (const TensorBinding& b : bindings)
         if (b.Buffer && detail::impl(*b.Buffer)) r.keepBuffer(detail::impl(*b.Buffer));
+    if (!scratch && scratchBuffer) scratch = std::move(r.offeredScratch);
+    if (!zeroed && zeroedBuffer) zeroed = std::move(r.offeredZeroedScratch);
     if (scratch) r.submission.scratch.push_back(std::move(scratch));
     if (zeroed) r.submission.zeroedScratch.push_back(std::move(zeroed));
     return {};

@@ -23,10 +23,15 @@ Result<std::unique_ptr<Replay>> makeReplay(Device& device, const Operator& op,
     auto recorder = device.createRecorder();
     if (!recorder) return recorder.status();
     RecorderImpl& r = *detail::impl(recorder.value());
-    if (!cache.scratch.empty()) r.offeredScratch = std::move(cache.scratch[0]);
-    if (!cache.zeroedScratch.empty()) r.offeredZeroedScratch = std::move(cache.zeroedScratch[0]);
-    cache.scratch.clear();
-    cache.zeroedScratch.clear();
+    // One of each is offered; none is dropped here (the kept recordings may name them).
+    if (!cache.scratch.empty()) {
+        r.offeredScratch = std::move(cache.scratch.back());
+        cache.scratch.pop_back();
+    }
+    if (!cache.zeroedScratch.empty()) {
+        r.offeredZeroedScratch = std::move(cache.zeroedScratch.back());
+        cache.zeroedScratch.pop_back();
+    }
     Status recorded = recorder->record(op, bindings);
     // The scratch comes back to the cache whatever happened: taken by the recording, or still offered.
     auto takeBack = [&] {

@@ -259,3 +259,73 @@ TEST_CASE("execute() from several threads on one operator: replays and recording
     CHECK(kept(op.value()) <= 4);
     CHECK(dev.validationMessageCount() == 0);
 }
+
+TEST_CASE("A kept recording that fails to be made leaves the shared scratch with the recordings that name it",
+          "[replay][gpu][faults]") {
+    // A deterministic ScatterElements (scratch for its sort, status words for its index checks): binding set
+    // A keeps a recording over the cache's scratch; set B's recording is offered that scratch and fails at
+    // its status allocation (an injected out-of-memory). The scratch must stay the cache's, so that A's
+    // recording runs again exactly (a record() that dropped it freed the buffer A's commands name).
+    Device dev = rt::freshDevice();
+    ScatterElementsDesc d;
+    d.InputTensor = d.OutputTensor = {DataType::Int32, {64, 64}, {}};
+    d.IndicesTensor = d.UpdatesTensor = {DataType::Int32, {64, 8}, {}};
+    d.Axis = 1;
+    d.Deterministic = true;
+    auto op = dev.compile(d);
+    REQUIRE(op.ok());
+    const core::Plan& plan = ripple::detail::impl(op.value())->plan;
+    REQUIRE(plan.scratchBytes > 0);
+    REQUIRE(plan.usesStatus);
+    ripple::detail::ReplayCache& cache = *ripple::detail::impl(op.value())->replay;
+    std::vector<int32_t> input(4096), idx(512), upd(512);
+    for (uint32_t i = 0; i < 4096; ++i) input[i] = int32_t(i) * 3 - 7;
+    for (uint32_t r = 0; r < 64; ++r)
+        for (uint32_t j = 0; j < 8; ++j) {
+            idx[r * 8 + j] = int32_t((j * 8 + r) % 64) - (j % 2 ? 64 : 0); // distinct columns, some negative
+            upd[r * 8 + j] = int32_t(r * 1000 + j);
+        }
+    std::vector<int32_t> want = input;
+    for (uint32_t r = 0; r < 64; ++r)
+        for (uint32_t j = 0; j < 8; ++j) want[r * 64 + (idx[r * 8 + j] + 64) % 64] = upd[r * 8 + j];
+    auto make = [&](const void* data, size_t bytes) {
+        auto b = dev.createBuffer(bytes);
+        REQUIRE(b.ok());
+        REQUIRE(dev.upload(b.value(), 0, data, bytes).ok());
+        return std::move(b.value());
+    };
+    Buffer in = make(input.data(), 4096 * 4), ix = make(idx.data(), 512 * 4), up = make(upd.data(), 512 * 4);
+    Buffer outA = make(input.data(), 4096 * 4), outB = make(input.data(), 4096 * 4);
+    auto run = [&](Buffer& out) {
+        return dev.execute(op.value(), {{&in, 0}, {&ix, 0}, {&up, 0}, {&out, 0}});
+    };
+    poison(dev, outA);
+    REQUIRE(run(outA).ok());
+    CHECK(download(dev, outA, 4096 * 4) ==
+          std::vector<uint8_t>(reinterpret_cast<const uint8_t*>(want.data()),
+                               reinterpret_cast<const uint8_t*>(want.data()) + 4096 * 4));
+    const void* first = nullptr;
+    {
+        std::lock_guard<std::mutex> lock(cache.mutex);
+        REQUIRE(cache.replays.size() == 1);
+        REQUIRE(cache.scratch.size() == 1);
+        first = cache.scratch[0].get();
+    }
+    ripple::detail::impl(dev)->backend->injectFault(ripple::detail::FaultPoint::Allocation,
+                                                    StatusCode::OutOfMemory);
+    CHECK(run(outB).code() == StatusCode::OutOfMemory);
+    {
+        std::lock_guard<std::mutex> lock(cache.mutex);
+        CHECK(cache.replays.size() == 1);
+        REQUIRE(cache.scratch.size() == 1);
+        CHECK(cache.scratch[0].get() == first);
+    }
+    poison(dev, outA);
+    REQUIRE(run(outA).ok());
+    CHECK(download(dev, outA, 4096 * 4) ==
+          std::vector<uint8_t>(reinterpret_cast<const uint8_t*>(want.data()),
+                               reinterpret_cast<const uint8_t*>(want.data()) + 4096 * 4));
+    REQUIRE(run(outB).ok()); // and B's recording is made once the memory is there
+    CHECK(download(dev, outB, 4096 * 4) == download(dev, outA, 4096 * 4));
+    CHECK(dev.validationMessageCount() == 0);
+}
