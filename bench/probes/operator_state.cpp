@@ -72,6 +72,31 @@ static void print(const char* what, const Span& s) {
     std::printf("\n");
 }
 
+// The case: (64,128256) K=50 along axis 1, of `type`.
+static ripple::TopKDesc llmTopK(ripple::DataType type) {
+    ripple::TopKDesc k;
+    k.InputTensor = {type, {64, 128256}, {}};
+    k.OutputValueTensor = {type, {64, 50}, {}};
+    k.OutputIndexTensor = {ripple::DataType::UInt32, {64, 50}, {}};
+    k.Axis = 1;
+    k.K = 50;
+    return k;
+}
+
+// One input of the case: normal values as `type` (FLOAT32, FLOAT16 or BFLOAT16), as ripple-bench makes them.
+static std::vector<uint8_t> normalInput(ripple::DataType type, std::mt19937& rng) {
+    const uint32_t size = type == ripple::DataType::Float32 ? 4 : 2;
+    const uint64_t count = 64ull * 128256;
+    std::normal_distribution<float> normal;
+    std::vector<uint8_t> host(count * size);
+    for (uint64_t e = 0; e < count; ++e) {
+        const float f = normal(rng);
+        const uint32_t bits = type == ripple::DataType::Float16 ? toHalf(f) : toBFloat16(f);
+        std::memcpy(&host[e * size], size == 4 ? static_cast<const void*>(&f) : &bits, size);
+    }
+    return host;
+}
+
 // `rounds` mode: what ripple-bench does around a case, in a fresh Device each round (its pipelines
 // compiled again): a 1 GiB buffer pair copied for 200 ms first (the clocks' warm-up), then the FLOAT32 case
 // and the 16-bit one, each queued 100 at a time for a second. Whether the slow state follows a Device (its
@@ -103,23 +128,13 @@ static int rounds(ripple::DataType dt) {
         std::printf("round %d\n", round);
         for (ripple::DataType type : {ripple::DataType::Float32, dt}) {
             const uint32_t size = type == ripple::DataType::Float32 ? 4 : 2;
-            ripple::TopKDesc k;
-            k.InputTensor = {type, {64, 128256}, {}};
-            k.OutputValueTensor = {type, {64, 50}, {}};
-            k.OutputIndexTensor = {ripple::DataType::UInt32, {64, 50}, {}};
-            k.Axis = 1;
-            k.K = 50;
-            const uint64_t count = 64ull * 128256, bytes = count * size;
+            const ripple::TopKDesc k = llmTopK(type);
+            const uint64_t bytes = 64ull * 128256 * size;
             std::mt19937 rng(1);
-            std::normal_distribution<float> normal;
-            std::vector<uint8_t> host(bytes);
+            std::vector<uint8_t> host;
             std::vector<ripple::Buffer> copies;
             for (int cpy = 0; cpy < 7; ++cpy) {
-                for (uint64_t e = 0; e < count; ++e) {
-                    const float f = normal(rng);
-                    const uint32_t bits = type == ripple::DataType::Float16 ? toHalf(f) : toBFloat16(f);
-                    std::memcpy(&host[e * size], size == 4 ? static_cast<const void*>(&f) : &bits, size);
-                }
+                host = normalInput(type, rng);
                 auto b = d.createBuffer(bytes);
                 (void)d.upload(b.value(), 0, host.data(), bytes);
                 copies.push_back(std::move(b.value()));
@@ -164,22 +179,10 @@ static int alternate(ripple::DataType dt) {
         std::vector<ripple::Operator> ops;
         std::vector<ripple::Buffer> inputs;
         for (ripple::DataType type : {ripple::DataType::Float32, dt}) {
-            const uint32_t size = type == ripple::DataType::Float32 ? 4 : 2;
-            ripple::TopKDesc k;
-            k.InputTensor = {type, {64, 128256}, {}};
-            k.OutputValueTensor = {type, {64, 50}, {}};
-            k.OutputIndexTensor = {ripple::DataType::UInt32, {64, 50}, {}};
-            k.Axis = 1;
-            k.K = 50;
-            const uint64_t count = 64ull * 128256, bytes = count * size;
             std::mt19937 rng(1);
-            std::normal_distribution<float> normal;
-            std::vector<uint8_t> host(bytes);
-            for (uint64_t e = 0; e < count; ++e) {
-                const float f = normal(rng);
-                const uint32_t bits = type == ripple::DataType::Float16 ? toHalf(f) : toBFloat16(f);
-                std::memcpy(&host[e * size], size == 4 ? static_cast<const void*>(&f) : &bits, size);
-            }
+            const std::vector<uint8_t> host = normalInput(type, rng);
+            const uint64_t bytes = host.size();
+            const ripple::TopKDesc k = llmTopK(type);
             auto b = d.createBuffer(bytes);
             (void)d.upload(b.value(), 0, host.data(), bytes);
             inputs.push_back(std::move(b.value()));
@@ -264,28 +267,12 @@ int main(int argc, char** argv) {
     if (!dev.ok()) return std::printf("%s\n", dev.status().message().c_str()), 1;
     auto& d = dev.value();
     std::printf("device: %s, %s\n", d.adapter().name.c_str(), type);
-    ripple::TopKDesc k;
-    k.InputTensor = {dt, {64, 128256}, {}};
-    k.OutputValueTensor = {dt, {64, 50}, {}};
-    k.OutputIndexTensor = {ripple::DataType::UInt32, {64, 50}, {}};
-    k.Axis = 1;
-    k.K = 50;
-    const uint64_t count = 64ull * 128256, bytes = count * size;
+    const ripple::TopKDesc k = llmTopK(dt);
+    const uint64_t bytes = 64ull * 128256 * size;
     std::mt19937 rng(1);
-    std::normal_distribution<float> normal;
     std::vector<ripple::Buffer> copies; // 0 and 1: the two inputs timed singly; all 7: the queued rotation
-    std::vector<uint8_t> host(bytes);
     for (int c = 0; c < 7; ++c) {
-        for (uint64_t e = 0; e < count; ++e) {
-            const float f = normal(rng);
-            const uint32_t bits = dt == ripple::DataType::Float16    ? toHalf(f)
-                                  : dt == ripple::DataType::BFloat16 ? toBFloat16(f)
-                                                                     : 0;
-            if (size == 4)
-                std::memcpy(&host[e * 4], &f, 4);
-            else
-                std::memcpy(&host[e * 2], &bits, 2);
-        }
+        const std::vector<uint8_t> host = normalInput(dt, rng);
         auto b = d.createBuffer(bytes);
         if (!b) return std::printf("input: %s\n", b.status().message().c_str()), 1;
         (void)d.upload(b.value(), 0, host.data(), bytes);
