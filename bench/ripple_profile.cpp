@@ -5,17 +5,16 @@
 //   ripple-profile [--out DIR] [--case NAME-PART] [--device I]
 //
 // Cases: the TopK shapes of issue 21's table (FLOAT32 unless named; inputs from a normal distribution) and
-// three scatters. Runs each case for a second to warm up, then 20 times with timestamps only (the per-level
-// GPU times, medians: what the case costs unprofiled), then once with the PROFILE permutation and
-// timestamps, and writes
-// per case DIR/<case>.svg (multiprocessors by time, one bar per workgroup, a colour per dispatch, phase marks
-// as ticks) and a table of every dispatch in DIR/profile.md (also printed): workgroups, multiprocessors
-// used, the gap from its level's start timestamp to its first workgroup, the span from its first
-// workgroup's start to its last one's end, workgroup duration mean and max, per-phase mean and max, idle
-// multiprocessor time within the span, the tail (the last 10% of workgroups to finish) and the clock the
-// multiprocessors ran at (SM cycles over the workgroups' nanoseconds). Needs a build
-// with RIPPLE_PROFILE_KERNELS=ON and a device with AdapterFeatures::profiling (NVIDIA); exit status 2
-// otherwise.
+// the scatters (ScatterND in place: NONE, ADD, deterministic, ADD deterministic; ScatterElements). Runs each
+// case for a second to warm up, then 20 times with timestamps only (the per-level GPU times, medians: what
+// the case costs unprofiled), then once with the PROFILE permutation and timestamps, and writes per case
+// DIR/<case>.svg (multiprocessors by time, one bar per workgroup, a colour per dispatch, phase marks as
+// ticks) and a table of every dispatch in DIR/profile.md (also printed): workgroups, multiprocessors used,
+// the gap from its level's start timestamp to its first workgroup, the span from its first workgroup's start
+// to its last one's end, workgroup duration mean and max, per-phase mean and max, idle multiprocessor time
+// within the span, the tail (the last 10% of workgroups to finish) and the clock the multiprocessors ran at
+// (SM cycles over the workgroups' nanoseconds). Needs a build with RIPPLE_PROFILE_KERNELS=ON and a device
+// with AdapterFeatures::profiling (NVIDIA); exit status 2 otherwise.
 #include "half_bits.hpp"
 #include "ripple/ripple.hpp"
 
@@ -324,6 +323,24 @@ int main(int argc, char** argv) {
                      [&](ripple::CommandRecorder& r) {
                          return r.record(nd.value(), {{&table, 0}, {&rows, 0}, {&updates, 0}, {&table, 0}});
                      }});
+    // The same in place with ADD, deterministic, and both (issue 59: the scatter reductions' time).
+    ripple::ScatterNDDesc sAdd = s, sDet = s, sAddDet = s;
+    sAdd.Reduction = sAddDet.Reduction = ripple::ScatterReduction::Add;
+    sDet.Deterministic = sAddDet.Deterministic = true;
+    auto ndAdd = dev.compile(sAdd), ndDet = dev.compile(sDet), ndAddDet = dev.compile(sAddDet);
+    if (!ndAdd || !ndDet || !ndAddDet) return std::fprintf(stderr, "ripple-profile: compile failed\n"), 1;
+    const struct {
+        const char *name, *file;
+        const ripple::Operator* op;
+    } ndModes[] = {
+        {"scatter_nd in place (1048576,256) f32, 65536 rows, add", "scatter_nd_inplace_add", &ndAdd.value()},
+        {"scatter_nd in place, deterministic", "scatter_nd_inplace_det", &ndDet.value()},
+        {"scatter_nd in place, add, deterministic", "scatter_nd_inplace_add_det", &ndAddDet.value()},
+    };
+    for (const auto& m : ndModes)
+        cases.push_back({m.name, m.file, [&, op = m.op](ripple::CommandRecorder& r) {
+                             return r.record(*op, {{&table, 0}, {&rows, 0}, {&updates, 0}, {&table, 0}});
+                         }});
     // ScatterElements [4096,4096] axis 1, indices [4096,256] (distinct columns per row), out of place.
     ripple::ScatterElementsDesc e;
     e.InputTensor = e.OutputTensor = {DT::Float32, {4096, 4096}, {}};

@@ -5,6 +5,10 @@
 
 namespace ripple::core {
 
+// The claimed block path's zeroed scratch at most (2 bits a target, or 4 bytes in deterministic NONE):
+// beyond, the element pass or the sort.
+constexpr uint64_t kMaxClaimBytes = 16ull << 20;
+
 Result<Plan> planScatterND(const ScatterNDDesc& desc, const PlanLimits& limits) {
     const char* op = "ScatterND";
     const TensorDesc& in = desc.InputTensor;
@@ -69,7 +73,22 @@ Result<Plan> planScatterND(const ScatterNDDesc& desc, const PlanLimits& limits) 
     const uint32_t first = n - rIn; // first meaningful input dim
     const uint64_t slice = product(in.Sizes, first + q, n), esize = elementSize(in.DataType);
     const uint64_t tuples = upd.elementCount() / slice;
-    if (desc.Deterministic) { // params: glsl/scatter_nd_keys.comp
+    // Slices of whole 16-byte blocks (packed updates, elements up to 32 bits) move by 16-byte accesses across
+    // each slice. NONE: glsl/scatter_nd_rows.comp (H100, 65536 rows of 256 FLOAT32 in place: bench/NOTES.md
+    // "Scatter v1"; small devices too: the element pass took 2.5x its time on the H200, issue 58). FLOAT32
+    // reductions, and NONE in deterministic mode (any element size: the f32 variant moves bits), claim their
+    // targets first (glsl/scatter_nd_claim.comp): a target slice that one tuple alone selects then takes
+    // plain loads and stores instead of an atomic per element, and deterministic NONE writes each target's
+    // last tuple without a sort (bench/NOTES.md, issue 59). Not on small devices (5 storage buffers).
+    const bool blocks =
+        esize <= 4 && (slice * esize) % 16 == 0 && effectiveStrides(upd) == packedStrides(upd.Sizes);
+    const uint64_t targets = in.elementCount() / slice;
+    const bool last = desc.Reduction == ScatterReduction::None;
+    const uint64_t claimBytes = last ? targets * 4 : (targets + 15) / 16 * 4;
+    const bool claimed = blocks && !limits.smallKernels && desc.Deterministic == last &&
+                         (last || in.DataType == DataType::Float32) && tuples < UINT32_MAX &&
+                         claimBytes <= std::min<uint64_t>(kMaxClaimBytes, limits.maxStorageBufferRange);
+    if (desc.Deterministic && !claimed) { // params: glsl/scatter_nd_keys.comp
         const uint32_t base = static_cast<uint32_t>(plan.params.size());
         auto& p = plan.params;
         p.push_back(static_cast<uint32_t>(tuples));
@@ -90,16 +109,12 @@ Result<Plan> planScatterND(const ScatterNDDesc& desc, const PlanLimits& limits) 
         if (Status st = addOrderedScatter(plan, s, limits); !st) return st;
         return plan;
     }
-    if (desc.Reduction == ScatterReduction::None && esize <= 4 &&
-        (slice * esize) % 16 == 0 && effectiveStrides(upd) == packedStrides(upd.Sizes)) {
-        // Slices of whole 16-byte blocks (glsl/scatter_nd_rows.comp): 16-byte accesses across each slice.
-        // H100, 65536 rows of 256 FLOAT32 in place: bench/NOTES.md "Scatter v1". Small devices too (its
-        // small form: 4 storage buffers): the element pass took 2.5x its time on the H200 (issue 58).
-        const uint64_t blocks = slice * esize / 16;
+    if (blocks && (claimed || (last && !desc.Deterministic))) { // params: glsl/scatter_nd_rows.comp
+        const uint64_t blocksPerSlice = slice * esize / 16;
         const uint32_t base = static_cast<uint32_t>(plan.params.size());
         auto& p = plan.params;
-        p.push_back(static_cast<uint32_t>(tuples * blocks));
-        p.push_back(static_cast<uint32_t>(blocks));
+        p.push_back(static_cast<uint32_t>(tuples * blocksPerSlice));
+        p.push_back(static_cast<uint32_t>(blocksPerSlice));
         p.push_back(q);
         for (uint32_t j = 0; j < 8; ++j) p.push_back(j < q ? in.Sizes[first + j] : 0);
         for (uint32_t j = 0; j < 8; ++j)
@@ -113,9 +128,33 @@ Result<Plan> planScatterND(const ScatterNDDesc& desc, const PlanLimits& limits) 
                       {BindingKind::Tensor, 3},
                       {BindingKind::Status}};
         d.paramsBase = base;
-        d.groups = groupsFor(tuples * blocks, limits.groupSize());
-        plan.dispatches.push_back(std::move(d));
+        d.groups = groupsFor(tuples * blocksPerSlice, limits.groupSize());
         plan.usesStatus = true;
+        if (!claimed) {
+            plan.dispatches.push_back(std::move(d));
+            return plan;
+        }
+        // [36] the claims (0: two bits a target, 1: the last tuple's number), [37] the reduction.
+        p.push_back(last ? 1u : 0u);
+        p.push_back(static_cast<uint32_t>(desc.Reduction));
+        ScratchLayout zeroed(BindingKind::ZeroedScratch);
+        const PlanBinding claims = zeroed.add(claimBytes);
+        plan.zeroedScratchBytes = std::max(plan.zeroedScratchBytes, zeroed.bytes());
+        PlanDispatch claim;
+        claim.kernel = std::string("scatter_nd_claim.") + indexClass(ind.DataType);
+        claim.bindings = {{BindingKind::Params}, {BindingKind::Tensor, 1}, claims, {BindingKind::Status}};
+        claim.paramsBase = base;
+        claim.groups = groupsFor(tuples);
+        claim.smallForm = false;
+        PlanDispatch clear = claim;
+        clear.arg = 1;
+        d.kernel = std::string("scatter_nd_rows_reduce.") + "f32" + "." + indexClass(ind.DataType);
+        d.hasModes = true; // FLOAT32 ADD has a fast variant (float atomic add)
+        d.bindings.push_back(claims);
+        d.smallForm = false;
+        plan.dispatches.push_back(std::move(claim));
+        plan.dispatches.push_back(std::move(d));
+        plan.dispatches.push_back(std::move(clear));
         return plan;
     }
 
