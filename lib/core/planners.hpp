@@ -81,5 +81,8 @@ Status addOrderedScatter(Plan& plan, const OrderedScatter& s, const PlanLimits& 
 void appendGroupOrder(std::vector<uint32_t>& params, uint32_t groups);
 // Tests only: when nonzero, the scatter passes run their workgroups' work in an order this seed shuffles.
 extern uint32_t groupOrderSeedForTests;
+// The updates a ScatterND FLOAT32 reduction needs to claim its targets first (core/scatter_nd.cpp): 2^21
+// elements; tests lower it to run the claimed path on small shapes.
+extern uint64_t minClaimedUpdates;
 
 } // namespace ripple::core

@@ -6,6 +6,7 @@
 #include "scatter_cases.hpp"
 #include "support/parts.hpp"
 
+#include "core/planners.hpp"   // core::minClaimedUpdates
 #include "runtime/objects.hpp" // Operator internals: the kernels chosen
 
 #include <type_traits>
@@ -348,6 +349,10 @@ TEST_CASE("ScatterND reductions over slices of whole 16-byte blocks claim their 
           "[scatter_reduce][gpu]") {
     std::mt19937 rng(59);
     uint32_t round = 0;
+    struct SmallClaims { // the claimed path from the first update (the planner's threshold: 2^21)
+        SmallClaims() { core::minClaimedUpdates = 1; }
+        ~SmallClaims() { core::minClaimedUpdates = uint64_t(1) << 21; }
+    } smallClaims;
     struct Shape {
         uint32_t rows, cols, tuples;
     };
@@ -411,5 +416,24 @@ TEST_CASE("ScatterND reductions over slices of whole 16-byte blocks claim their 
                 }
             }
         }
+    }
+}
+
+TEST_CASE("ScatterND FLOAT32 reductions claim their targets from 2^21 updates on", "[scatter_reduce][gpu]") {
+    for (uint32_t tuples : {4096u, 8192u}) { // 2^20 and 2^21 updates of 256 elements
+        ScatterNDDesc d;
+        d.InputTensor = d.OutputTensor = {DataType::Float32, {65536, 256}, {}};
+        d.IndicesTensor = {DataType::Int32, {tuples, 1}, {}};
+        d.UpdatesTensor = {DataType::Float32, {tuples, 256}, {}};
+        d.InputDimensionCount = d.IndicesDimensionCount = 2;
+        d.Reduction = ScatterReduction::Add;
+        auto op = rt::device().compile(d);
+        INFO(op.status().message());
+        REQUIRE(op.ok());
+        const auto& kernels = ripple::detail::impl(op.value())->kernels;
+        const bool small = rt::device().adapter().features.maxPerStageDescriptorStorageBuffers < 6;
+        INFO(tuples << " tuples: " << kernels.back()->name);
+        CHECK((std::string(kernels.back()->name).rfind("scatter_nd_claim.", 0) == 0) ==
+              (tuples == 8192 && !small));
     }
 }
