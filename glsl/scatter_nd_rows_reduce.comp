@@ -38,22 +38,6 @@ void combineShared(uint block, uint i, uint bits, uint op) {
         return;
     }
 #endif
-#if defined(DTYPE_i32) || defined(DTYPE_u32)
-    if (op == REDUCE_ADD) {
-        atomicAdd(outBlocks[block][i], bits);
-        return;
-    }
-#endif
-#if defined(DTYPE_u32)
-    if (op == REDUCE_MAX) {
-        atomicMax(outBlocks[block][i], bits);
-        return;
-    }
-    if (op == REDUCE_MIN) {
-        atomicMin(outBlocks[block][i], bits);
-        return;
-    }
-#endif
     uint expected = outBlocks[block][i];  // a guess; the swap checks it
     for (;;) {
         const uint next = combineBits(expected, bits, op);

@@ -154,7 +154,7 @@ Result<Plan> planScatterND(const ScatterNDDesc& desc, const PlanLimits& limits) 
         claim.smallForm = false;
         PlanDispatch clear = claim;
         clear.arg = 1;
-        d.kernel = std::string("scatter_nd_rows_reduce.") + "f32" + "." + indexClass(ind.DataType);
+        d.kernel = std::string("scatter_nd_rows_reduce.f32.") + indexClass(ind.DataType);
         d.hasModes = true; // FLOAT32 ADD has a fast variant (float atomic add)
         d.bindings.push_back(claims);
         d.smallForm = false;
