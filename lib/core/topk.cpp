@@ -133,8 +133,8 @@ constexpr uint64_t kChunkManyRows = 512;
 // Invocation-private lists (planLane) for K <= kLaneMaxK: about kLaneInvocations invocations (H100,
 // (128,4096,64) K=16: 248 us with 65536, 301 with 131072, 381 with 262144: shorter parts mean more
 // insertions, which bound the pass), each part at least 4 KMAX elements
-// long, at most kLaneMergeMax candidates per row for the merge (one invocation reads them all). Chosen for
-// rows of one tile, and for strided rows when rows * parts reaches half of kLaneInvocations: their
+// long, at most kLaneMergeMax candidates per row for the ranking pass (each searches every part's list).
+// Chosen for rows of one tile, and for strided rows when rows * parts reaches half of kLaneInvocations: their
 // invocations read neighbouring rows, so every load is coalesced.
 constexpr uint64_t kLaneMaxK = 32;
 constexpr uint64_t kLaneInvocations = 65536;
@@ -246,8 +246,8 @@ Result<Plan> planRank(Plan plan, const TopKDesc& desc, uint64_t rows, const Plan
     return plan;
 }
 
-// Invocation-private lists (topk_lane.comp, topk_lane_merge.comp; K <= kLaneMaxK): rows split into P parts
-// of L elements, one invocation each; with P > 1 a second pass merges each row's P * KMAX candidates.
+// Invocation-private lists (topk_lane.comp, topk_lane_rank.comp; K <= kLaneMaxK): rows split into P parts
+// of L elements, one invocation each; with P > 1 a second pass ranks each row's P * KMAX candidates.
 Result<Plan> planLane(Plan plan, const TopKDesc& desc, uint64_t rows, uint64_t parts,
                       const PlanLimits& limits) {
     const TensorDesc& in = desc.InputTensor;
@@ -274,11 +274,12 @@ Result<Plan> planLane(Plan plan, const TopKDesc& desc, uint64_t rows, uint64_t p
                                                candidates};
     addDispatch(plan, std::string("topk_lane.") + typeClass(in.DataType) + "." + kmaxName, bindings,
                 parts > 1 ? 1 : 0, groupsFor(rows * parts, limits.groupSize()));
-    // The merge runs one row per invocation in workgroups of 64, so that 8192 rows spread over 128 SMs, not
-    // 32 (H100, (128,4096,64) K=16: merge 51.5 -> 42.3 us; bench/NOTES.md, issue 21).
+    // The second pass ranks each candidate by binary searches in the other parts' lists, one invocation a
+    // candidate: the merge it replaced took one invocation a row, 8192 for (128,4096,64) K=16, and 26.6 us
+    // of inserting on the H200 (bench/NOTES.md, issue 59).
     if (parts > 1)
-        addDispatch(plan, std::string("topk_lane_merge.") + elementClass(in.DataType) + "." + kmaxName,
-                    bindings, 0, static_cast<uint32_t>(std::min<uint64_t>((rows + 63) / 64, 65535)));
+        addDispatch(plan, std::string("topk_lane_rank.") + elementClass(in.DataType), bindings, 0,
+                    groupsFor(rows * parts * kmax, limits.groupSize()));
     return plan;
 }
 

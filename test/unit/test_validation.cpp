@@ -142,11 +142,11 @@ TEST_CASE(
     REQUIRE(shortRows.value().dispatches.size() == 1);
     CHECK(shortRows.value().dispatches[0].kernel == "topk_lane.f32.k8");
     CHECK(shortRows.value().dispatches[0].arg == 0); // writes the outputs itself
-    // Few rows: parts of at least 4 KMAX elements, then a merge.
+    // Few rows: parts of at least 4 KMAX elements, then ranks by search.
     auto parted = core::planTopK(topk({3, 1000}, 1, 16), limits());
     REQUIRE(parted.value().dispatches.size() == 2);
     CHECK(parted.value().dispatches[0].arg == 1);
-    CHECK(parted.value().dispatches[1].kernel == "topk_lane_merge.b32.k16");
+    CHECK(parted.value().dispatches[1].kernel == "topk_lane_rank.b32");
     CHECK(parted.value().params[30] == 15); // parts: 1000 / (4 * 16)
     // K over 32 on rows of one tile: tile sort, emit.
     CHECK(core::planTopK(topk({10000, 33}, 1, 33), limits()).value().dispatches.size() == 2);

@@ -11,8 +11,10 @@
 // bits. Invocation x handles part x / rows of row x % rows: consecutive invocations take consecutive rows,
 // whose elements are neighbours in memory when the axis is not the last one (coalesced loads).
 // Candidates (P > 1) live in scratch as three planes of rows * P * KMAX words (index, key word 0, key
-// word 1), entry (part * KMAX + s) * rows + row, so that consecutive invocations touch consecutive words.
-#if defined(KMAX_k1)
+// word 1), entry (part * KMAX + s) * rows + row, so that consecutive invocations touch consecutive words;
+// topk_lane_rank ranks them. LANE_KEYS_ONLY (topk_lane_rank): the key type and order without the list.
+#if defined(LANE_KEYS_ONLY)
+#elif defined(KMAX_k1)
 #define KMAX 1u
 #elif defined(KMAX_k2)
 #define KMAX 2u
@@ -30,20 +32,19 @@
 #define LANE_PART_LENGTH P(31)
 #define LANE_KEY_BITS P(32)
 
-// entryBefore: 1 when entry (a, ai) comes before (b, bi). Branch-free: glslang compiles `||` and `&&` into
+// keyBefore: 1 when rank key a comes strictly before b. Branch-free: glslang compiles `||` and `&&` into
 // branches, which cost about 100 cycles each in the H100's unrolled loops (bench/NOTES.md, issue 21).
 #if KEYW == 2
 #define LaneKey uvec2
 #define LANE_KEY_WORST uvec2(0xFFFFFFFFu)
-uint entryBefore(uvec2 a, uint ai, uvec2 b, uint bi) {
-    return uint(a.x < b.x) | (uint(a.x == b.x) & (uint(a.y < b.y) | (uint(a.y == b.y) & uint(ai < bi))));
-}
+uint keyBefore(uvec2 a, uvec2 b) { return uint(a.x < b.x) | (uint(a.x == b.x) & uint(a.y < b.y)); }
 #else
 #define LaneKey uint
 #define LANE_KEY_WORST 0xFFFFFFFFu
-uint entryBefore(uint a, uint ai, uint b, uint bi) { return uint(a < b) | (uint(a == b) & uint(ai < bi)); }
+uint keyBefore(uint a, uint b) { return uint(a < b); }
 #endif
 
+#if !defined(LANE_KEYS_ONLY)
 LaneKey gKey[KMAX];
 uint gIdx[KMAX];
 
@@ -54,32 +55,43 @@ void laneClear() {
     }
 }
 
-bool laneBeats(LaneKey key, uint idx) {
-    return entryBefore(key, idx, gKey[KMAX - 1u], gIdx[KMAX - 1u]) != 0u;
-}
+// An invocation considers its part's elements in index order, so a new entry comes before a listed one
+// exactly when its key is smaller, or when the slot is empty (index 0xFFFFFFFF): equal keys keep the listed,
+// smaller index first.
+uint laneBeforeSlot(LaneKey key, uint s) { return keyBefore(key, gKey[s]) | uint(gIdx[s] == 0xFFFFFFFFu); }
+bool laneBeats(LaneKey key) { return laneBeforeSlot(key, KMAX - 1u) != 0u; }
 
-// Inserts (key, idx) where it belongs; the worst entry falls off the end. Unrolled so that the list stays in
-// registers (a dynamically indexed array would go to local memory).
+// Inserts (key, idx) where it belongs; the worst entry falls off the end. Every slot's comparison reads the
+// list as it was (the list is sorted, so they are false up to the new entry's place and true after it), and
+// each slot then takes its old entry, its predecessor's or the new one: no chain from slot to slot, so the
+// KMAX steps overlap (the chained form, which carried the displaced entry down, held the H100's (128,4096,64)
+// K=16 lanes at 168 us). Unrolled so that the list stays in registers (a dynamically indexed array would go
+// to local memory).
 void laneInsert(LaneKey key, uint idx) {
+    uint shifted = 0u;  // the previous slot's comparison
+    LaneKey prevKey = key;
+    uint prevIdx = idx;
     [[unroll]] for (uint s = 0u; s < KMAX; ++s) {
-        const bool before = entryBefore(key, idx, gKey[s], gIdx[s]) != 0u;
+        const uint before = laneBeforeSlot(key, s);
         const LaneKey k = gKey[s];
         const uint i = gIdx[s];
-        gKey[s] = before ? key : k;
-        gIdx[s] = before ? idx : i;
-        key = before ? k : key;
-        idx = before ? i : idx;
+        gKey[s] = before != 0u ? (shifted != 0u ? prevKey : key) : k;
+        gIdx[s] = before != 0u ? (shifted != 0u ? prevIdx : idx) : i;
+        shifted = before;
+        prevKey = k;
+        prevIdx = i;
     }
 }
 
 // Considers LANE_BATCH entries (the kernel defines it, at most 32) in their order. Only the comparisons with
 // the current worst are unrolled; the insertion code exists once, for the entries that beat it (few, after
 // the first ones), which keeps the shader small: eight inlined insertions of 32 entries made lavapipe's
-// compiler take minutes.
+// compiler take minutes. Entries past the part's end carry the worst key and index 0xFFFFFFFF: at most they
+// fill an empty slot as an empty slot.
 void laneConsiderBatch(LaneKey key[LANE_BATCH], uint idx[LANE_BATCH]) {
     uint pending = 0u;
     [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u)
-        if (laneBeats(key[u], idx[u])) pending |= 1u << u;
+        if (laneBeats(key[u])) pending |= 1u << u;
     while (pending != 0u) {
         const uint u = uint(findLSB(pending));
         pending &= pending - 1u;
@@ -91,7 +103,7 @@ void laneConsiderBatch(LaneKey key[LANE_BATCH], uint idx[LANE_BATCH]) {
                 i = idx[w];
             }
         }
-        if (laneBeats(k, i)) laneInsert(k, i);  // the worst may have improved since the mask was taken
+        if (laneBeats(k)) laneInsert(k, i);  // the worst may have improved since the mask was taken
     }
 }
 
@@ -103,3 +115,4 @@ void laneWrite(uint row, uint rowBase) {
         [[unroll]] for (uint s = 0u; s + 1u < KMAX; ++s) gIdx[s] = gIdx[s + 1u];
     }
 }
+#endif  // !LANE_KEYS_ONLY

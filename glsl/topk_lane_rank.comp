@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// TopK by invocation-private lists, pass 2 (topk_lane.glsl): the rank of every candidate in its row, one
+// invocation each, and the K best written (values bit for bit from the input). Each part's list is sorted,
+// so a candidate's rank is its slot in its own list plus, for every other part, the number of that list's
+// entries before it: a binary search, log2(KMAX) + 1 comparisons, not the KMAX of an insertion. Entries are
+// unique in (rank key, index), so the ranks are too. Candidates from parts shorter than KMAX carry index
+// 0xFFFFFFFF and the worst key: they rank after every real entry and are not ranked themselves.
+// A workgroup takes whole rows where it can (R = its invocations / the row's candidates), so the searches
+// read what its own loads brought into the cache.
+// ELEM_x: the value size (b64: 64-bit keys). Bindings: 1 input, 2 values, 3 indices, 4 candidates.
+#if defined(ELEM_b64)
+#define KEYW_k2
+#define DTYPE_u64
+#elif defined(ELEM_b32)
+#define DTYPE_u32
+#elif defined(ELEM_b16)
+#define DTYPE_u16
+#else
+#define DTYPE_u8
+#endif
+#define LANE_KEYS_ONLY  // the list length is TOPK_T here (params), not a variant
+layout(local_size_x = RIPPLE_GROUP_SIZE) in;  // 256, or 128 in .small (RippleKernels.cmake)
+// groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
+layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
+#include "ripple/common.glsl"
+#include "ripple/topk.glsl"
+
+layout(std430, binding = 1) readonly buffer Input { uint inputWords[]; };
+layout(std430, binding = 2) buffer Values { uint values[]; };
+layout(std430, binding = 3) writeonly buffer IndicesOut { uint indicesOut[]; };
+layout(std430, binding = 4) readonly buffer Candidates { uint candidates[]; };
+
+#include "ripple/topk_write.glsl"
+#include "ripple/topk_lane.glsl"
+
+uint plane, rows;
+
+// Candidate c of `row`: its rank key and index.
+LaneKey candidateKey(uint c, uint row) {
+    const uint e = c * rows + row;
+#if KEYW == 2
+    return uvec2(candidates[plane + e], candidates[2u * plane + e]);
+#else
+    return candidates[plane + e];
+#endif
+}
+
+// 1 when entry (a, ai) comes before (b, bi): the key, then the smaller index.
+uint entryBefore(LaneKey a, uint ai, LaneKey b, uint bi) {
+    return keyBefore(a, b) | (uint(a == b) & uint(ai < bi));
+}
+
+void main() {
+    const uint kmax = TOPK_T, parts = LANE_PARTS, count = parts * kmax, K = TOPK_K;
+    rows = TOPK_ROWS;
+    plane = rows * count;
+    const uint R = max(1u, gl_WorkGroupSize.x / count);  // rows a workgroup's invocations span
+    const uint span = R * count, total = ((rows + R - 1u) / R) * span;
+    const uint step = pc.groupCount * gl_WorkGroupSize.x;
+    for (uint x = gl_GlobalInvocationID.x; x < total; x += step) {
+        const uint l = x % span, c = l / R, row = (x / span) * R + l % R;
+        const uint part = c / kmax, slot = c % kmax;
+        if (row >= rows || slot >= K) continue;  // a slot at or past K ranks at least there
+        const uint idx = candidates[c * rows + row];
+        if (idx == 0xFFFFFFFFu) continue;  // an empty slot of a short part
+        const LaneKey key = candidateKey(c, row);
+        uint rank = slot;
+        for (uint q = 0u; q < parts && rank < K; ++q) {
+            if (q == part) continue;
+            // The entries of part q's sorted list before this one: the largest pos with entry pos - 1 before.
+            uint pos = 0u;
+            for (uint w = kmax; w > 0u; w >>= 1u) {
+                const uint j = q * kmax + pos + w - 1u;
+                if (pos + w <= kmax && entryBefore(candidateKey(j, row), candidates[j * rows + row], key, idx) != 0u)
+                    pos += w;
+            }
+            rank += pos;
+        }
+        if (rank < K) writeWinner(row, viewOffset(TOPK_ROW_VIEW, row), rank, idx);
+    }
+}
