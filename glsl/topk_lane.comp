@@ -21,7 +21,14 @@ layout(std430, binding = 4) writeonly buffer Candidates { uint candidates[]; };
 
 #include "ripple/topk_key.glsl"
 #include "ripple/topk_write.glsl"
-#define LANE_BATCH 8u  // loads in flight per invocation
+// Loads in flight per invocation: the strided rows' 32768 invocations are 8 warps an SM on the H100/H200,
+// which need about 25 KiB of loads in flight to reach the copy rate. Half as many where the list is large
+// (64-bit keys, KMAX 32), to keep the registers in bounds.
+#if KEYW == 2 || defined(KMAX_k32)
+#define LANE_BATCH 16u
+#else
+#define LANE_BATCH 32u
+#endif
 #include "ripple/topk_lane.glsl"
 
 
@@ -38,22 +45,19 @@ void main() {
         laneClear();
         for (uint j0 = begin; j0 < end; j0 += LANE_BATCH) {
             LaneKey key[LANE_BATCH];
-            uint idx[LANE_BATCH];
             uvec2 raw[LANE_BATCH];  // loads first, no branch between (orderKeyOf has some): in flight together
             [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u)
                 raw[u] = loadElement(rowBase + min(j0 + u, end - 1u) * stride);
             [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u) {
                 const uvec2 o = orderKeyOf(raw[u]);
-                const bool real = j0 + u < end;  // past the end: the worst entry, which never enters
 #if KEYW == 2
-                key[u] = real ? uvec2(o.x ^ flip, o.y ^ flip) : LANE_KEY_WORST;
+                key[u] = uvec2(o.x ^ flip, o.y ^ flip);
 #else
-                key[u] = real ? o.x ^ flip : LANE_KEY_WORST;
+                key[u] = o.x ^ flip;
 #endif
-                idx[u] = real ? j0 + u : 0xFFFFFFFFu;
             }
             if (j0 == begin) RIPPLE_MARK(1);
-            laneConsiderBatch(key, idx);
+            laneConsiderBatch(key, j0, end - j0);  // past the end: loaded again, not considered
         }
         RIPPLE_MARK(2);
         if (pc.arg == 0u) {

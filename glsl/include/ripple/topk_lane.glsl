@@ -83,27 +83,20 @@ void laneInsert(LaneKey key, uint idx) {
     }
 }
 
-// Considers LANE_BATCH entries (the kernel defines it, at most 32) in their order. Only the comparisons with
-// the current worst are unrolled; the insertion code exists once, for the entries that beat it (few, after
-// the first ones), which keeps the shader small: eight inlined insertions of 32 entries made lavapipe's
-// compiler take minutes. Entries past the part's end carry the worst key and index 0xFFFFFFFF: at most they
-// fill an empty slot as an empty slot.
-void laneConsiderBatch(LaneKey key[LANE_BATCH], uint idx[LANE_BATCH]) {
+// Considers elements first .. first + count - 1 (count <= LANE_BATCH, which the kernel defines, at most 32)
+// in their order, key[u] being element first + u's. Only the comparisons with the current worst are
+// unrolled; the insertion code exists once, for the entries that beat it (few, after the first ones), which
+// keeps the shader small: eight inlined insertions of 32 entries made lavapipe's compiler take minutes.
+void laneConsiderBatch(LaneKey key[LANE_BATCH], uint first, uint count) {
     uint pending = 0u;
     [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u)
-        if (laneBeats(key[u])) pending |= 1u << u;
+        pending |= (uint(laneBeats(key[u])) & uint(u < count)) << u;
     while (pending != 0u) {
         const uint u = uint(findLSB(pending));
         pending &= pending - 1u;
         LaneKey k = key[0];
-        uint i = idx[0];
-        [[unroll]] for (uint w = 1u; w < LANE_BATCH; ++w) {
-            if (u == w) {
-                k = key[w];
-                i = idx[w];
-            }
-        }
-        if (laneBeats(k)) laneInsert(k, i);  // the worst may have improved since the mask was taken
+        [[unroll]] for (uint w = 1u; w < LANE_BATCH; ++w) k = u == w ? key[w] : k;
+        if (laneBeats(k)) laneInsert(k, first + u);  // the worst may have improved since the mask was taken
     }
 }
 
