@@ -21,15 +21,19 @@ layout(std430, binding = 4) writeonly buffer Candidates { uint candidates[]; };
 
 #include "ripple/topk_key.glsl"
 #include "ripple/topk_write.glsl"
-// Loads in flight per invocation (LANE_LOADS): the strided rows' 32768 invocations are 8 warps an SM on the
-// H100/H200, which need about 25 KiB of loads in flight to reach the copy rate; half as many where the list
-// is large (64-bit keys, KMAX 32), to keep the registers in bounds. They are considered LANE_BATCH at a time.
-#if KEYW == 2 || defined(KMAX_k32)
-#define LANE_LOADS 16u
-#else
-#define LANE_LOADS 32u
-#endif
+// Loads in flight per invocation, considered together (LANE_BATCH): the strided rows' 32768 invocations are
+// 8 warps an SM on the H100/H200, which need about 25 KiB of loads in flight to reach the copy rate. H200
+// (bench/NOTES.md, issue 59), (128,4096,64) K=16: topk_lane 172.8 us with 8, about 130 with 32 (146.9 with
+// the rank pass), 146.9 with 32 considered 8 at a time (more insertion rounds); (1048576,32) K=4, one part
+// of 32 a row: 158.7 with 8, 236.5 with 32. So 8 for lists of up to 4 (their parts are short), 16 where the
+// list is large (64-bit keys, KMAX 32: registers), 32 otherwise.
+#if defined(KMAX_k1) || defined(KMAX_k2) || defined(KMAX_k4)
 #define LANE_BATCH 8u
+#elif KEYW == 2 || defined(KMAX_k32)
+#define LANE_BATCH 16u
+#else
+#define LANE_BATCH 32u
+#endif
 #include "ripple/topk_lane.glsl"
 
 
@@ -44,12 +48,12 @@ void main() {
         const uint begin = part * L, end = min(n, begin + L);
         RIPPLE_MARK(0);  // phases (PROFILE builds): the params and the row's offset, loads, selection, write
         laneClear();
-        for (uint j0 = begin; j0 < end; j0 += LANE_LOADS) {
-            LaneKey key[LANE_LOADS];
-            uvec2 raw[LANE_LOADS];  // loads first, no branch between (orderKeyOf has some): in flight together
-            [[unroll]] for (uint u = 0u; u < LANE_LOADS; ++u)
+        for (uint j0 = begin; j0 < end; j0 += LANE_BATCH) {
+            LaneKey key[LANE_BATCH];
+            uvec2 raw[LANE_BATCH];  // loads first, no branch between (orderKeyOf has some): in flight together
+            [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u)
                 raw[u] = loadElement(rowBase + min(j0 + u, end - 1u) * stride);
-            [[unroll]] for (uint u = 0u; u < LANE_LOADS; ++u) {
+            [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u) {
                 const uvec2 o = orderKeyOf(raw[u]);
 #if KEYW == 2
                 key[u] = uvec2(o.x ^ flip, o.y ^ flip);
@@ -58,14 +62,7 @@ void main() {
 #endif
             }
             if (j0 == begin) RIPPLE_MARK(1);
-            // LANE_BATCH at a time, the next ones shifted down after each (constant indices keep the arrays in
-            // registers); past the end: loaded again, not considered.
-            for (uint b = 0u; b < LANE_LOADS / LANE_BATCH && j0 + b * LANE_BATCH < end; ++b) {
-                LaneKey batch[LANE_BATCH];
-                [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u) batch[u] = key[u];
-                laneConsiderBatch(batch, j0 + b * LANE_BATCH, end - j0 - b * LANE_BATCH);
-                [[unroll]] for (uint u = 0u; u + LANE_BATCH < LANE_LOADS; ++u) key[u] = key[u + LANE_BATCH];
-            }
+            laneConsiderBatch(key, j0, end - j0);  // past the end: loaded again, not considered
         }
         RIPPLE_MARK(2);
         if (pc.arg == 0u) {

@@ -7,8 +7,9 @@
 // entries before it: a binary search, log2(KMAX) + 1 comparisons, not the KMAX of an insertion. Entries are
 // unique in (rank key, index), so the ranks are too. Candidates from parts shorter than KMAX carry index
 // 0xFFFFFFFF and the worst key: they rank after every real entry and are not ranked themselves.
-// A workgroup takes whole rows where it can (R = its invocations / the row's candidates), so the searches
-// read what its own loads brought into the cache.
+// A workgroup takes R = max(1, its invocations / the row's candidates) rows at a time into shared memory
+// (at most RANK_SLOTS entries: candidates per row <= core/topk.cpp's kLaneMergeMax), where the searches
+// run: from global memory their dependent loads took 45 us for (4096,1024) K=8 on the H200, 16 parts a row.
 // ELEM_x: the value size (b64: 64-bit keys). Bindings: 1 input, 2 values, 3 indices, 4 candidates.
 #if defined(ELEM_b64)
 #define KEYW_k2
@@ -35,17 +36,9 @@ layout(std430, binding = 4) readonly buffer Candidates { uint candidates[]; };
 #include "ripple/topk_write.glsl"
 #include "ripple/topk_lane.glsl"
 
-uint plane, rows;
-
-// Candidate c of `row`: its rank key and index.
-LaneKey candidateKey(uint c, uint row) {
-    const uint e = c * rows + row;
-#if KEYW == 2
-    return uvec2(candidates[plane + e], candidates[2u * plane + e]);
-#else
-    return candidates[plane + e];
-#endif
-}
+#define RANK_SLOTS 512u  // max(group size, kLaneMergeMax)
+shared LaneKey sKey[RANK_SLOTS];
+shared uint sIdx[RANK_SLOTS];
 
 // 1 when entry (a, ai) comes before (b, bi): the key, then the smaller index.
 uint entryBefore(LaneKey a, uint ai, LaneKey b, uint bi) {
@@ -53,31 +46,41 @@ uint entryBefore(LaneKey a, uint ai, LaneKey b, uint bi) {
 }
 
 void main() {
-    const uint kmax = TOPK_T, parts = LANE_PARTS, count = parts * kmax, K = TOPK_K;
-    rows = TOPK_ROWS;
-    plane = rows * count;
-    const uint R = max(1u, gl_WorkGroupSize.x / count);  // rows a workgroup's invocations span
-    const uint span = R * count, total = ((rows + R - 1u) / R) * span;
-    const uint step = pc.groupCount * gl_WorkGroupSize.x;
-    for (uint x = gl_GlobalInvocationID.x; x < total; x += step) {
-        const uint l = x % span, c = l / R, row = (x / span) * R + l % R;
-        const uint part = c / kmax, slot = c % kmax;
-        if (row >= rows || slot >= K) continue;  // a slot at or past K ranks at least there
-        const uint idx = candidates[c * rows + row];
-        if (idx == 0xFFFFFFFFu) continue;  // an empty slot of a short part
-        const LaneKey key = candidateKey(c, row);
-        uint rank = slot;
-        for (uint q = 0u; q < parts && rank < K; ++q) {
-            if (q == part) continue;
-            // The entries of part q's sorted list before this one: the largest pos with entry pos - 1 before.
-            uint pos = 0u;
-            for (uint w = kmax; w > 0u; w >>= 1u) {
-                const uint j = q * kmax + pos + w - 1u;
-                if (pos + w <= kmax && entryBefore(candidateKey(j, row), candidates[j * rows + row], key, idx) != 0u)
-                    pos += w;
-            }
-            rank += pos;
+    const uint kmax = TOPK_T, parts = LANE_PARTS, count = parts * kmax, K = TOPK_K, rows = TOPK_ROWS;
+    const uint plane = rows * count, lid = gl_LocalInvocationID.x;
+    const uint R = max(1u, gl_WorkGroupSize.x / count);
+    const uint span = min(R * count, RANK_SLOTS);  // the planner keeps R * count within it; never past it
+    for (uint g = gl_WorkGroupID.x; g < (rows + R - 1u) / R; g += pc.groupCount) {
+        // Slot i holds candidate i / R of row g * R + i % R: consecutive invocations load consecutive rows.
+        for (uint i = lid; i < span; i += gl_WorkGroupSize.x) {
+            const uint row = g * R + i % R, e = (i / R) * rows + row;
+            const bool real = row < rows;
+            sIdx[i] = real ? candidates[e] : 0xFFFFFFFFu;
+#if KEYW == 2
+            sKey[i] = real ? uvec2(candidates[plane + e], candidates[2u * plane + e]) : LANE_KEY_WORST;
+#else
+            sKey[i] = real ? candidates[plane + e] : LANE_KEY_WORST;
+#endif
         }
-        if (rank < K) writeWinner(row, viewOffset(TOPK_ROW_VIEW, row), rank, idx);
+        barrier();
+        for (uint i = lid; i < span; i += gl_WorkGroupSize.x) {
+            const uint r = i % R, c = i / R, part = c / kmax, slot = c % kmax, idx = sIdx[i];
+            if (slot >= K || idx == 0xFFFFFFFFu) continue;  // a slot at or past K ranks at least there; empty
+            const LaneKey key = sKey[i];
+            uint rank = slot;
+            for (uint q = 0u; q < parts && rank < K; ++q) {
+                if (q == part) continue;
+                // The entries of part q's sorted list before this one: the largest pos with entry pos-1 before.
+                uint pos = 0u;
+                for (uint w = kmax; w > 0u; w >>= 1u) {
+                    const uint j = min((q * kmax + min(pos + w, kmax) - 1u) * R + r, RANK_SLOTS - 1u);
+                    if (pos + w <= kmax && entryBefore(sKey[j], sIdx[j], key, idx) != 0u) pos += w;
+                }
+                rank += pos;
+            }
+            const uint row = g * R + r;
+            if (rank < K) writeWinner(row, viewOffset(TOPK_ROW_VIEW, row), rank, idx);
+        }
+        barrier();
     }
 }

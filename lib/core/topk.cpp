@@ -143,7 +143,7 @@ constexpr uint64_t kLaneInvocations = 65536;
 // 16384; bench/NOTES.md, issue 21). Which path a shape takes is unchanged: it still asks rows * parts to
 // reach kLaneInvocations / 2.
 constexpr uint64_t kLaneStridedInvocations = 32768;
-constexpr uint64_t kLaneMergeMax = 512;
+constexpr uint64_t kLaneMergeMax = 512; // glsl/topk_lane_rank.comp's RANK_SLOTS
 
 // Rank counting (planRank): rows of at most kRankMaxRow elements, at most kRankMaxRows of them and
 // kRankMaxElements elements in all (kRankMaxStridedElements for rows strided along the axis), at most

@@ -87,8 +87,8 @@ void laneInsert(LaneKey key, uint idx) {
 // in their order, key[u] being element first + u's. Only the comparisons with the current worst are
 // unrolled; the insertion code exists once, for the entries that beat it (few, after the first ones), which
 // keeps the shader small: eight inlined insertions of 32 entries made lavapipe's compiler take minutes.
-// Picking entry u out of the batch costs a select per entry: kernels with larger batches of loads hand them
-// over 8 at a time (topk_lane.comp).
+// Picking entry u out of the batch costs a select per entry, but fewer rounds of insertion make up for it:
+// a warp runs as many as its busiest invocation needs (topk_lane.comp's LANE_BATCH).
 void laneConsiderBatch(LaneKey key[LANE_BATCH], uint first, uint count) {
     uint pending = 0u;
     [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u)
