@@ -23,16 +23,17 @@ layout(std430, binding = 4) writeonly buffer Candidates { uint candidates[]; };
 #include "ripple/topk_write.glsl"
 // Loads in flight per invocation, considered together (LANE_BATCH): the strided rows' 32768 invocations are
 // 8 warps an SM on the H100/H200, which need about 25 KiB of loads in flight to reach the copy rate. H200
-// (bench/NOTES.md, issue 59), (128,4096,64) K=16: topk_lane 172.8 us with 8, about 130 with 32 (146.9 with
-// the rank pass), 146.9 with 32 considered 8 at a time (more insertion rounds); (1048576,32) K=4, one part
-// of 32 a row: 158.7 with 8, 236.5 with 32. So 8 for lists of up to 4 (their parts are short), 16 where the
-// list is large (64-bit keys, KMAX 32: registers), 32 otherwise.
-#if defined(KMAX_k1) || defined(KMAX_k2) || defined(KMAX_k4)
-#define LANE_BATCH 8u
-#elif KEYW == 2 || defined(KMAX_k32)
+// (bench/NOTES.md, issue 59), (128,4096,64) K=16: topk_lane 172.8 us with 8, 129.8 with 32 (146.9 with 32
+// considered 8 at a time: more insertion rounds); but rows of contiguous elements, whose invocations read
+// 32 different rows a load, lost: (4096,1024) K=8 29.2 with 8, 42.0 with 32; (1048576,32) K=4 158.7 with
+// 8, 236.5 with 32. So 32 for KMAX 16 (the strided case's list), 16 for large lists (64-bit keys, KMAX 32:
+// registers), 8 for the rest.
+#if defined(KMAX_k16) && KEYW == 1
+#define LANE_BATCH 32u
+#elif KEYW == 2 || defined(KMAX_k32) || defined(KMAX_k16)
 #define LANE_BATCH 16u
 #else
-#define LANE_BATCH 32u
+#define LANE_BATCH 8u
 #endif
 #include "ripple/topk_lane.glsl"
 

@@ -144,6 +144,10 @@ constexpr uint64_t kLaneInvocations = 65536;
 // reach kLaneInvocations / 2.
 constexpr uint64_t kLaneStridedInvocations = 32768;
 constexpr uint64_t kLaneMergeMax = 512; // glsl/topk_lane_rank.comp's RANK_SLOTS
+// The second pass merges rows (topk_lane_merge) from kLaneMergeMinRows rows of kLaneMergeMinParts parts on,
+// else ranks candidates (topk_lane_rank); measurements at planLane.
+constexpr uint64_t kLaneMergeMinRows = 4096;
+constexpr uint64_t kLaneMergeMinParts = 9;
 
 // Rank counting (planRank): rows of at most kRankMaxRow elements, at most kRankMaxRows of them and
 // kRankMaxElements elements in all (kRankMaxStridedElements for rows strided along the axis), at most
@@ -246,8 +250,9 @@ Result<Plan> planRank(Plan plan, const TopKDesc& desc, uint64_t rows, const Plan
     return plan;
 }
 
-// Invocation-private lists (topk_lane.comp, topk_lane_rank.comp; K <= kLaneMaxK): rows split into P parts
-// of L elements, one invocation each; with P > 1 a second pass ranks each row's P * KMAX candidates.
+// Invocation-private lists (topk_lane.comp, then topk_lane_rank.comp or topk_lane_merge.comp; K <=
+// kLaneMaxK): rows split into P parts of L elements, one invocation each; with P > 1 a second pass ranks or
+// merges each row's P * KMAX candidates.
 Result<Plan> planLane(Plan plan, const TopKDesc& desc, uint64_t rows, uint64_t parts,
                       const PlanLimits& limits) {
     const TensorDesc& in = desc.InputTensor;
@@ -275,11 +280,19 @@ Result<Plan> planLane(Plan plan, const TopKDesc& desc, uint64_t rows, uint64_t p
     addDispatch(plan, std::string("topk_lane.") + typeClass(in.DataType) + "." + kmaxName, bindings,
                 parts > 1 ? 1 : 0, groupsFor(rows * parts, limits.groupSize()));
     // The second pass ranks each candidate by binary searches in the other parts' lists, one invocation a
-    // candidate: the merge it replaced took one invocation a row, 8192 for (128,4096,64) K=16, and 26.6 us
-    // of inserting on the H200 (bench/NOTES.md, issue 59).
-    if (parts > 1)
-        addDispatch(plan, std::string("topk_lane_rank.") + elementClass(in.DataType), bindings, 0,
-                    groupsFor(rows * parts * kmax, limits.groupSize()));
+    // candidate; the merge, one invocation a row, does less work in all, which wins where rows are many and
+    // each has many parts to search. H200 (bench/NOTES.md, issue 59), rank / merge us: (128,4096,64) K=16
+    // (8192 rows of 4 parts) 16.4 / 28.7, (64,4096,64) K=16 (4096 of 8) 28.4 / 36.4, (3,1000) K=16 (3 of 15)
+    // 10.2 / 28.7, but (4096,1024) K=8 (4096 of 16) 41.7 / 23.3.
+    if (parts > 1) {
+        const bool merge = rows >= kLaneMergeMinRows && parts >= kLaneMergeMinParts;
+        if (merge)
+            addDispatch(plan, std::string("topk_lane_merge.") + elementClass(in.DataType) + "." + kmaxName,
+                        bindings, 0, static_cast<uint32_t>(std::min<uint64_t>((rows + 63) / 64, 65535)));
+        else
+            addDispatch(plan, std::string("topk_lane_rank.") + elementClass(in.DataType), bindings, 0,
+                        groupsFor(rows * parts * kmax, limits.groupSize()));
+    }
     return plan;
 }
 

@@ -184,6 +184,13 @@ TEST_CASE("TopK by invocation-private lists (K <= 32): one part or several, cont
             }
         }
     }
+    // Many rows of many parts, which topk_lane_merge merges instead of ranking: 4096 rows of 16 parts (Ties:
+    // equal keys across parts), a few types.
+    for (DataType type : {DataType::Float32, DataType::UInt8, DataType::Int64}) {
+        rt::HostTensor input(type, {4096, 300});
+        fillData(input, rng, Data::Ties);
+        checkTopK(rt::device(), input, 1, 2, AxisDirection::Increasing, DataType::UInt32);
+    }
     // Strided long rows with K = 8 (64 parts of 32 elements for each of 512 rows), a few types.
     for (DataType type : {DataType::Float32, DataType::BFloat16, DataType::Int64}) {
         rt::HostTensor input(type, {2048, 512});

@@ -147,6 +147,11 @@ TEST_CASE(
     REQUIRE(parted.value().dispatches.size() == 2);
     CHECK(parted.value().dispatches[0].arg == 1);
     CHECK(parted.value().dispatches[1].kernel == "topk_lane_rank.b32");
+    // Many rows of many parts: merged a row an invocation instead.
+    auto merged = core::planTopK(topk({4096, 300}, 1, 2), limits());
+    REQUIRE(merged.value().dispatches.size() == 2);
+    CHECK(merged.value().dispatches[1].kernel == "topk_lane_merge.b32.k2");
+    CHECK(merged.value().params[30] == 16); // parts: 65536 / 4096
     CHECK(parted.value().params[30] == 15); // parts: 1000 / (4 * 16)
     // K over 32 on rows of one tile: tile sort, emit.
     CHECK(core::planTopK(topk({10000, 33}, 1, 33), limits()).value().dispatches.size() == 2);
