@@ -56,6 +56,28 @@ cleanup() {
 }
 trap cleanup EXIT
 export DISPLAY=":$display"
+# Starts a Windows program. Now and then Wine 8.0's loader fails before the program's first instruction:
+# "virtual_alloc_first_teb wine: failed to map the shared user data: c0000018" (STATUS_CONFLICTING_ADDRESSES:
+# the randomized address-space layout put something where KUSER_SHARED_DATA must go). Only that failure is
+# started again, at most twice, and said so; the program's output is passed on once it ends.
+cat >"$work/wine-start" <<EOF
+#!/bin/bash
+out=\$(mktemp -p "$work") err=\$(mktemp -p "$work")
+for attempt in 1 2 3; do
+    rc=0
+    "$wine" "\$@" >"\$out" 2>"\$err" || rc=\$?
+    if ((rc != 0 && attempt < 3)) && grep -q 'virtual_alloc_first_teb.*failed to map the shared user data' "\$err"; then
+        echo "wine: Wine's loader could not map the shared user data (start \$attempt of \$1); starting it again" >&2
+        continue
+    fi
+    break
+done
+cat "\$out"
+cat "\$err" >&2
+rm -f "\$out" "\$err"
+exit \$rc
+EOF
+chmod +x "$work/wine-start"
 failures=0
 step() { echo; echo "== wine: $*"; }
 # Runs a Windows program; its output is kept, and a Wine error of the graphics channels or a validation
@@ -63,7 +85,7 @@ step() { echo; echo "== wine: $*"; }
 run() {
     local log rc=0
     log=$(mktemp -p "$work")
-    "$wine" "$@" >"$log" 2>&1 || rc=$?
+    "$work/wine-start" "$@" >"$log" 2>&1 || rc=$?
     cat "$log"
     if grep -E '^[0-9a-f]*:?err:(d3d12|vkd3d|vulkan|dxgi|d3d)|^vkd3d:err:|Validation (Error|Warning)' "$log" >/dev/null; then
         echo "wine: FAILED: Wine or the validation layer reported errors running $*" >&2
@@ -118,7 +140,7 @@ ops_spec=$(spec "$wine_tags")
 
 cat >"$work/ripple-run" <<EOF
 #!/bin/sh
-exec "$wine" "$win/samples/ripple-run/ripple-run.exe" "\$@"
+exec "$work/wine-start" "$win/samples/ripple-run/ripple-run.exe" "\$@"
 EOF
 chmod +x "$work/ripple-run"
 
