@@ -35,6 +35,7 @@ layout(std430, binding = 4) writeonly buffer Candidates { uint candidates[]; };
 #else
 #define LANE_BATCH 8u
 #endif
+#define LANE_WRITES_CANDIDATES
 #include "ripple/topk_lane.glsl"
 
 
@@ -70,17 +71,7 @@ void main() {
             laneWrite(row, rowBase);
             RIPPLE_MARK(3);
         } else {
-            const uint plane = rows * parts * KMAX;
-            [[unroll]] for (uint s = 0u; s < KMAX; ++s) {
-                const uint e = (part * KMAX + s) * rows + row;
-                candidates[e] = gIdx[s];
-#if KEYW == 2
-                candidates[plane + e] = gKey[s].x;
-                candidates[2u * plane + e] = gKey[s].y;
-#else
-                candidates[plane + e] = gKey[s];
-#endif
-            }
+            laneWriteCandidates(row, part);
         }
     }
 }

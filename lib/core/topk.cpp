@@ -267,7 +267,7 @@ Result<Plan> planLane(Plan plan, const TopKDesc& desc, uint64_t rows, uint64_t p
         return scratchTooLarge("candidate lists", limits);
     topkParams(plan.params, desc, kmax, 0, 1, 1, rows, rows, 0);
     plan.params.insert(plan.params.end(), {static_cast<uint32_t>(parts), static_cast<uint32_t>(L),
-                                           8 * elementSize(in.DataType)});
+                                           8 * elementSize(in.DataType), keyKind(in.DataType)});
     // One part per row needs no candidates; the binding still needs a range.
     plan.scratchBytes = parts > 1 ? candidateBytes : 16;
     const PlanBinding candidates{BindingKind::Scratch, 0, 0, plan.scratchBytes};
@@ -277,8 +277,13 @@ Result<Plan> planLane(Plan plan, const TopKDesc& desc, uint64_t rows, uint64_t p
                                                {BindingKind::Tensor, 1},
                                                {BindingKind::Tensor, 2},
                                                candidates};
-    addDispatch(plan, std::string("topk_lane.") + typeClass(in.DataType) + "." + kmaxName, bindings,
-                parts > 1 ? 1 : 0, groupsFor(rows * parts, limits.groupSize()));
+    // Rows of neighbouring elements (up to 32 bits) load through shared memory (topk_lane_staged.comp):
+    // without it each load of a subgroup touches as many rows' cache lines.
+    const bool staged = effectiveStrides(in)[desc.Axis] == 1 && keyw == 1;
+    const std::string first = staged ? std::string("topk_lane_staged.") + elementClass(in.DataType)
+                                     : std::string("topk_lane.") + typeClass(in.DataType);
+    addDispatch(plan, first + "." + kmaxName, bindings, parts > 1 ? 1 : 0,
+                groupsFor(rows * parts, limits.groupSize()));
     // The second pass ranks each candidate by binary searches in the other parts' lists, one invocation a
     // candidate; the merge, one invocation a row, does less work in all, which wins where rows are many and
     // each has many parts to search. H200 (bench/NOTES.md, issue 59), rank / merge us: (128,4096,64) K=16

@@ -110,4 +110,20 @@ void laneWrite(uint row, uint rowBase) {
         [[unroll]] for (uint s = 0u; s + 1u < KMAX; ++s) gIdx[s] = gIdx[s + 1u];
     }
 }
+#if defined(LANE_WRITES_CANDIDATES)
+// Writes the list as part `part`'s candidates of `row` (P > 1), in the layout above.
+void laneWriteCandidates(uint row, uint part) {
+    const uint rows = TOPK_ROWS, plane = rows * LANE_PARTS * KMAX;
+    [[unroll]] for (uint s = 0u; s < KMAX; ++s) {
+        const uint e = (part * KMAX + s) * rows + row;
+        candidates[e] = gIdx[s];
+#if KEYW == 2
+        candidates[plane + e] = gKey[s].x;
+        candidates[2u * plane + e] = gKey[s].y;
+#else
+        candidates[plane + e] = gKey[s];
+#endif
+    }
+}
+#endif
 #endif  // !LANE_KEYS_ONLY

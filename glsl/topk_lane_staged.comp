@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// TopK by invocation-private lists, pass 1, for rows whose elements are neighbours in memory (the axis'
+// stride 1; core/topk.cpp's planLane): topk_lane.comp's lists, with loads staged through shared memory.
+// There, invocation x reads its own row, so one load of a subgroup touches as many rows, each in its own
+// cache line: 32 lines a load on the H100, whose L1 serves one line a cycle ((1048576,32) K=4: 158 us, 2.8x
+// the floor; bench/NOTES.md, issue 59). Here the workgroup loads the next LANE_BATCH elements of each of
+// its invocations' parts together, element after element of one part after another, so a subgroup's load
+// covers a few rows' neighbouring elements; a barrier; each invocation takes its own from shared memory
+// (rows padded by a word: no bank conflict); a barrier before the next batch. The lists, the candidates
+// and the outputs are topk_lane.comp's. ELEM_x: the element size, up to 32 bits (64-bit types take
+// topk_lane); the type's order from params [33] (topk_key.glsl's KEY_RUNTIME).
+// Bindings: 1 input, 2 values, 3 indices, 4 candidates (scratch).
+layout(local_size_x = RIPPLE_GROUP_SIZE) in;  // 256, or 128 in .small (RippleKernels.cmake)
+// groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
+layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
+#include "ripple/common.glsl"
+#include "ripple/topk.glsl"
+
+layout(std430, binding = 1) readonly buffer Input { uint inputWords[]; };
+layout(std430, binding = 2) buffer Values { uint values[]; };
+layout(std430, binding = 3) writeonly buffer IndicesOut { uint indicesOut[]; };
+layout(std430, binding = 4) writeonly buffer Candidates { uint candidates[]; };
+
+#define KEY_RUNTIME P(33u)
+#include "ripple/topk_key.glsl"
+#include "ripple/topk_write.glsl"
+#define LANE_BATCH 8u  // a power of 2: the staging's divisions are shifts
+#define LANE_WRITES_CANDIDATES
+#include "ripple/topk_lane.glsl"
+
+#define GROUP RIPPLE_GROUP_SIZE
+#define STAGE_PITCH (LANE_BATCH + 1u)  // words per invocation's row of the stage: odd, so no bank conflict
+shared uint sFirst[GROUP];             // the invocation's part's first element (offset in the input)
+shared uint sLength[GROUP];            // its part's length; 0 for an invocation past the last part
+shared uint sStage[GROUP * STAGE_PITCH];
+
+void main() {
+    const uint n = TOPK_N, rows = TOPK_ROWS, parts = LANE_PARTS, L = LANE_PART_LENGTH;
+    const uint bits = LANE_KEY_BITS;
+    const uint flip = TOPK_DIRECTION == 0u ? (bits >= 32u ? 0xFFFFFFFFu : ((1u << bits) - 1u)) : 0u;
+    const uint total = rows * parts, tiles = (total + GROUP - 1u) / GROUP, l = gl_LocalInvocationID.x;
+    keyKindSetup();
+    // Workgroup-uniform loops (the barriers): tile t is invocations t * GROUP .. t * GROUP + GROUP - 1.
+    for (uint t = gl_WorkGroupID.x; t < tiles; t += pc.groupCount) {
+        const uint x = t * GROUP + l;
+        const bool live = x < total;
+        const uint row = x % rows, part = x / rows;
+        RIPPLE_MARK(0);  // phases (PROFILE builds): the params and the row's offset, loads, selection, write
+        const uint rowBase = live ? viewOffset(TOPK_ROW_VIEW, row) : 0u;
+        const uint begin = part * L, length = live ? min(n, begin + L) - begin : 0u;
+        barrier();  // the previous tile's readers of sFirst and sLength are done
+        sFirst[l] = rowBase + begin;
+        sLength[l] = length;
+        laneClear();
+        barrier();
+        RIPPLE_MARK(1);
+        for (uint j0 = 0u; j0 < L; j0 += LANE_BATCH) {
+            // Stage element j0 + c of invocation s's part at sStage[s * STAGE_PITCH + c], for flat f = s *
+            // LANE_BATCH + c = u * GROUP + l: neighbouring invocations load neighbouring elements.
+            uint raw[LANE_BATCH];
+            [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u) {
+                const uint f = u * GROUP + l, s = f / LANE_BATCH, j = j0 + f % LANE_BATCH;
+                raw[u] = j < sLength[s] ? loadElement(sFirst[s] + j).x : 0u;
+            }
+            [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u) {
+                const uint f = u * GROUP + l;
+                sStage[(f / LANE_BATCH) * STAGE_PITCH + f % LANE_BATCH] = raw[u];
+            }
+            barrier();
+            if (j0 < length) {
+                LaneKey key[LANE_BATCH];
+                [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u)
+                    key[u] = orderKeyOf(uvec2(sStage[l * STAGE_PITCH + u], 0u)).x ^ flip;
+                laneConsiderBatch(key, begin + j0, min(length - j0, LANE_BATCH));
+            }
+            barrier();  // the stage is read before the next batch overwrites it
+        }
+        RIPPLE_MARK(2);
+        if (live) {
+            if (pc.arg == 0u) {
+                laneWrite(row, rowBase);
+                RIPPLE_MARK(3);
+            } else {
+                laneWriteCandidates(row, part);
+            }
+        }
+    }
+}
