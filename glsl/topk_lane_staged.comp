@@ -36,6 +36,14 @@ shared uint sFirst[GROUP];             // the invocation's part's first element 
 shared uint sLength[GROUP];            // its part's length; 0 for an invocation past the last part
 shared uint sStage[GROUP * STAGE_PITCH];
 
+// This invocation's LANE_BATCH loads of the batch at j0 (0 past a part's end).
+void stageLoad(out uint raw[LANE_BATCH], uint j0) {
+    [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u) {
+        const uint f = u * GROUP + gl_LocalInvocationID.x, s = f / LANE_BATCH, j = j0 + f % LANE_BATCH;
+        raw[u] = j < sLength[s] ? loadElement(sFirst[s] + j).x : 0u;
+    }
+}
+
 void main() {
     const uint n = TOPK_N, rows = TOPK_ROWS, parts = LANE_PARTS, L = LANE_PART_LENGTH;
     const uint bits = LANE_KEY_BITS;
@@ -56,19 +64,18 @@ void main() {
         laneClear();
         barrier();
         RIPPLE_MARK(1);
+        // Element j0 + c of invocation s's part goes to sStage[s * STAGE_PITCH + c], for flat f = s *
+        // LANE_BATCH + c = u * GROUP + l: neighbouring invocations load neighbouring elements. A batch ahead:
+        // the next batch's loads are in flight while this one's insertions run.
+        uint raw[LANE_BATCH];
+        stageLoad(raw, 0u);
         for (uint j0 = 0u; j0 < L; j0 += LANE_BATCH) {
-            // Stage element j0 + c of invocation s's part at sStage[s * STAGE_PITCH + c], for flat f = s *
-            // LANE_BATCH + c = u * GROUP + l: neighbouring invocations load neighbouring elements.
-            uint raw[LANE_BATCH];
-            [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u) {
-                const uint f = u * GROUP + l, s = f / LANE_BATCH, j = j0 + f % LANE_BATCH;
-                raw[u] = j < sLength[s] ? loadElement(sFirst[s] + j).x : 0u;
-            }
             [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u) {
                 const uint f = u * GROUP + l;
                 sStage[(f / LANE_BATCH) * STAGE_PITCH + f % LANE_BATCH] = raw[u];
             }
             barrier();
+            stageLoad(raw, j0 + LANE_BATCH);
             if (j0 < length) {
                 LaneKey key[LANE_BATCH];
                 [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u)

@@ -154,7 +154,9 @@ TEST_CASE("TopK by invocation-private lists (K <= 32): one part or several, cont
     // ({70001, 5}: rows enough; {3, 5} K = 5: a row shorter than KMAX = 8, its spare entries unwritten), a
     // few parts then a merge ({7, 33}: 2; {3, 1000} K = 16: 15; {5, 999} K = 32: 7), many short parts
     // ({3, 1000} K = 1: 250 of 4 elements), strided short rows ({2, 300, 40} padded, axis 1: 9 parts) and
-    // strided long rows with rows * parts at the threshold ({2048, 64} axis 0 K = 1: 64 * 512).
+    // strided long rows with rows * parts at the threshold ({2048, 64} axis 0 K = 1: 64 * 512). Contiguous
+    // rows load through shared memory a workgroup at a time (topk_lane_staged): padded rows ({300, 77} in
+    // rows of 80: 2 parts), and workgroups that straddle two parts ({1000, 300} K = 2: 34 parts of 9).
     std::mt19937 rng(4242);
     struct Case {
         std::vector<uint32_t> sizes;
@@ -171,6 +173,8 @@ TEST_CASE("TopK by invocation-private lists (K <= 32): one part or several, cont
         {{3, 1000}, {}, 1, 1},
         {{2, 300, 40}, {13000, 41, 1}, 1, 7},
         {{2048, 64}, {}, 0, 1},
+        {{300, 77}, {80, 1}, 1, 5},
+        {{1000, 300}, {}, 1, 2},
     };
     for (const Case& c : cases) {
         for (DataType type : kTypes) {
