@@ -277,9 +277,9 @@ Result<Plan> planLane(Plan plan, const TopKDesc& desc, uint64_t rows, uint64_t p
                                                {BindingKind::Tensor, 1},
                                                {BindingKind::Tensor, 2},
                                                candidates};
-    // Rows of neighbouring elements (up to 32 bits) load through shared memory (topk_lane_staged.comp):
-    // without it each load of a subgroup touches as many rows' cache lines.
-    const bool staged = effectiveStrides(in)[desc.Axis] == 1 && keyw == 1;
+    // Rows of neighbouring elements (up to 32 bits) can load through shared memory (topk_lane_staged.comp):
+    // directly, each load of a subgroup touches as many rows' cache lines. Not planned until measured.
+    const bool staged = laneStagedForTests && effectiveStrides(in)[desc.Axis] == 1 && keyw == 1;
     const std::string first = staged ? std::string("topk_lane_staged.") + elementClass(in.DataType)
                                      : std::string("topk_lane.") + typeClass(in.DataType);
     addDispatch(plan, first + "." + kmaxName, bindings, parts > 1 ? 1 : 0,
@@ -372,6 +372,7 @@ bool largeSelect(const TopKDesc& desc) {
 
 bool chunkDisabledForTests = false;
 bool rankDisabledForTests = false;
+bool laneStagedForTests = false;
 
 Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
     if (!desc.CountTensor.Sizes.empty() || !desc.CountTensor.Strides.empty())

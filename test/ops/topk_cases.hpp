@@ -115,6 +115,12 @@ struct WithoutRank {
     ~WithoutRank() { core::rankDisabledForTests = false; }
 };
 
+// Tests only: plans the staged lanes (topk_lane_staged) for rows of neighbouring elements while alive.
+struct WithStagedLanes {
+    WithStagedLanes() { core::laneStagedForTests = true; }
+    ~WithStagedLanes() { core::laneStagedForTests = false; }
+};
+
 // One strategy's test: every layout x 32-bit-key type x data kind, with the default kernels and the
 // portable ones (once where they are the same: rt::kernelPreferences()). skip(layout, pref, data) leaves a
 // combination out (it may draw from rng); pickK(n) draws K for rows of n; the direction is drawn too. With a
