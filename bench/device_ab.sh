@@ -9,6 +9,9 @@
 #     $OUT/profile-VARIANT.md;
 #   - ripple-bench topk --case $LEVELS (default: none): the per-level GPU times of those cases with rotated
 #     inputs (as the matrix), into $OUT/log.txt;
+#   - ripple-bench topk --shape S for each S in $SHAPES (D0xD1...:AXIS:K; default: none), the same figures
+#     for shapes outside the matrix, under each kernel family of $FAMILIES (default "fast"; "portable" is
+#     --kernels portable, any other word an emulated device class, RIPPLE_DEVICE_PROFILE), into $OUT/log.txt;
 #   - with MATRIX=1, the whole TopK matrix in 3 processes, torch in the same processes (bench/matrix.py),
 #     into $OUT/matrix-VARIANT-ROUND.md and .json, for the variants in $MATRIX_VARIANTS (default: all),
 #     alternating matrix by matrix over ROUNDS rounds (default 1), so that a drift of the machine falls on
@@ -41,6 +44,16 @@ for v in "$@"; do
     for c in ${LEVELS:-}; do
         echo "== $v levels $c" >>"$log"
         .gpu/"$v"/ripple-bench topk --case "$c" >>"$log" 2>&1
+    done
+    for fam in ${FAMILIES:-fast}; do
+        for s in ${SHAPES:-}; do
+            echo "== $v $fam $s" >>"$log"
+            case $fam in
+            fast) .gpu/"$v"/ripple-bench topk --shape "$s" 2>&1 | grep "levels us" >>"$log" ;;
+            portable) .gpu/"$v"/ripple-bench topk --shape "$s" --kernels portable 2>&1 | grep "levels us" >>"$log" ;;
+            *) RIPPLE_DEVICE_PROFILE=$fam .gpu/"$v"/ripple-bench topk --shape "$s" 2>&1 | grep "levels us" >>"$log" ;;
+            esac
+        done
     done
     if [ "${STATS:-0}" = 1 ]; then
         .gpu/"$v"/ripple-kernel-stats .gpu/"$v"/spv >"$OUT/kernel-stats-$v.txt" 2>&1

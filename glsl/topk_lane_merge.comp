@@ -32,24 +32,8 @@ layout(std430, binding = 4) readonly buffer Candidates { uint candidates[]; };
 
 #include "ripple/topk_write.glsl"
 #define LANE_BATCH KMAX  // one part's list
+#define LANE_INDEXED     // each candidate with its own index
 #include "ripple/topk_lane.glsl"
-
-// Considers one part's list: laneConsiderBatch with the candidates' own indices.
-void considerPart(LaneKey key[KMAX], uint idx[KMAX]) {
-    uint pending = 0u;
-    [[unroll]] for (uint u = 0u; u < KMAX; ++u) pending |= uint(laneBeats(key[u])) << u;
-    while (pending != 0u) {
-        const uint u = uint(findLSB(pending));
-        pending &= pending - 1u;
-        LaneKey k = key[0];
-        uint i = idx[0];
-        [[unroll]] for (uint w = 1u; w < KMAX; ++w) {
-            k = u == w ? key[w] : k;
-            i = u == w ? idx[w] : i;
-        }
-        if (laneBeats(k)) laneInsert(k, i);
-    }
-}
 
 void main() {
     const uint rows = TOPK_ROWS, count = LANE_PARTS * KMAX, plane = rows * count;
@@ -68,7 +52,7 @@ void main() {
                 key[s] = candidates[plane + e];
 #endif
             }
-            considerPart(key, idx);
+            laneConsiderBatch(key, idx, KMAX);
         }
         const uint rowBase = viewOffset(TOPK_ROW_VIEW, row);
         laneWrite(row, rowBase);

@@ -9,7 +9,9 @@
 // 0xFFFFFFFF and the worst key: they rank after every real entry and are not ranked themselves.
 // A workgroup takes R = max(1, its invocations / the row's candidates) rows at a time into shared memory
 // (at most RANK_SLOTS entries: candidates per row <= core/topk.cpp's kLaneMergeMax), where the searches
-// run: from global memory their dependent loads took 45 us for (4096,1024) K=8 on the H200, 16 parts a row.
+// run. That did not make many parts cheap: (4096,1024) K=8 on the H200, 16 parts a row, took 45 us with the
+// searches in global memory and 41.7 in shared memory (their instructions bound it), against topk_lane_merge's
+// 23.3, which planLane gives such rows (bench/NOTES.md, issue 59).
 // ELEM_x: the value size (b64: 64-bit keys). Bindings: 1 input, 2 values, 3 indices, 4 candidates.
 #if defined(ELEM_b64)
 #define KEYW_k2

@@ -83,13 +83,18 @@ void laneInsert(LaneKey key, uint idx) {
     }
 }
 
-// Considers elements first .. first + count - 1 (count <= LANE_BATCH, which the kernel defines, at most 32)
-// in their order, key[u] being element first + u's. Only the comparisons with the current worst are
-// unrolled; the insertion code exists once, for the entries that beat it (few, after the first ones), which
-// keeps the shader small: eight inlined insertions of 32 entries made lavapipe's compiler take minutes.
-// Picking entry u out of the batch costs a select per entry, but fewer rounds of insertion make up for it:
-// a warp runs as many as its busiest invocation needs (topk_lane.comp's LANE_BATCH).
+// Considers entries 0 .. count - 1 of a batch (count <= LANE_BATCH, which the kernel defines, at most 32)
+// in their order, key[u] being entry u's; its index is first + u (a part's elements), or idx[u] with
+// LANE_INDEXED (topk_lane_merge: a part's list). Only the comparisons with the current worst are unrolled;
+// the insertion code exists once, for the entries that beat it (few, after the first ones), which keeps the
+// shader small: eight inlined insertions of 32 entries made lavapipe's compiler take minutes. Picking entry u
+// out of the batch costs a select per entry, but fewer rounds of insertion make up for it: a warp runs as
+// many as its busiest invocation needs (topk_lane.comp's LANE_BATCH).
+#if defined(LANE_INDEXED)
+void laneConsiderBatch(LaneKey key[LANE_BATCH], uint idx[LANE_BATCH], uint count) {
+#else
 void laneConsiderBatch(LaneKey key[LANE_BATCH], uint first, uint count) {
+#endif
     uint pending = 0u;
     [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u)
         pending |= (uint(laneBeats(key[u])) & uint(u < count)) << u;
@@ -97,8 +102,17 @@ void laneConsiderBatch(LaneKey key[LANE_BATCH], uint first, uint count) {
         const uint u = uint(findLSB(pending));
         pending &= pending - 1u;
         LaneKey k = key[0];
+#if defined(LANE_INDEXED)
+        uint i = idx[0];
+        [[unroll]] for (uint w = 1u; w < LANE_BATCH; ++w) {
+            k = u == w ? key[w] : k;
+            i = u == w ? idx[w] : i;
+        }
+#else
         [[unroll]] for (uint w = 1u; w < LANE_BATCH; ++w) k = u == w ? key[w] : k;
-        if (laneBeats(k)) laneInsert(k, first + u);  // the worst may have improved since the mask was taken
+        const uint i = first + u;
+#endif
+        if (laneBeats(k)) laneInsert(k, i);  // the worst may have improved since the mask was taken
     }
 }
 
