@@ -44,6 +44,27 @@ void stageLoad(out uint raw[LANE_BATCH], uint j0) {
     }
 }
 
+// Writes the tile's outputs (one part a row: invocation s of the tile holds row x0 + s's list) through the
+// stage, LANE_BATCH ranks a round: each invocation stages its next LANE_BATCH indices, and the workgroup
+// writes them in the stage's order, so that neighbouring invocations copy neighbouring values of one row
+// and write neighbouring outputs (each invocation writing its own row would again touch a line a row).
+// The stage and sFirst are free (the batch loop ended with a barrier); ends with a barrier.
+void stageWrite(uint x0, uint total) {
+    const uint l = gl_LocalInvocationID.x;
+    for (uint r0 = 0u; r0 < TOPK_K; r0 += LANE_BATCH) {
+        [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u)
+            if (u < KMAX) sStage[l * STAGE_PITCH + u] = gIdx[min(u, KMAX - 1u)];
+        // The list moves down by LANE_BATCH (indexing it by r0 would put it in local memory).
+        [[unroll]] for (uint s = 0u; s + LANE_BATCH < KMAX; ++s) gIdx[s] = gIdx[s + LANE_BATCH];
+        barrier();
+        [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u) {
+            const uint f = u * GROUP + l, s = f / LANE_BATCH, c = f % LANE_BATCH, r = r0 + c;
+            if (r < TOPK_K && x0 + s < total) writeWinner(x0 + s, sFirst[s], r, sStage[s * STAGE_PITCH + c]);
+        }
+        barrier();
+    }
+}
+
 void main() {
     const uint n = TOPK_N, rows = TOPK_ROWS, parts = LANE_PARTS, L = LANE_PART_LENGTH;
     const uint bits = LANE_KEY_BITS;
@@ -85,13 +106,11 @@ void main() {
             barrier();  // the stage is read before the next batch overwrites it
         }
         RIPPLE_MARK(2);
-        if (live) {
-            if (pc.arg == 0u) {
-                laneWrite(row, rowBase);
-                RIPPLE_MARK(3);
-            } else {
-                laneWriteCandidates(row, part);
-            }
+        if (pc.arg == 0u) {  // uniform: one part a row, the outputs written here
+            stageWrite(t * GROUP, total);
+            RIPPLE_MARK(3);
+        } else if (live) {
+            laneWriteCandidates(row, part);
         }
     }
 }

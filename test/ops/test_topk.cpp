@@ -220,6 +220,8 @@ TEST_CASE("TopK by invocation-private lists staged through shared memory (rows o
     WithStagedLanes staged; // tests only until measured (core/planners.hpp)
     // topk_lane_staged loads a workgroup's parts together: the contiguous forms above, padded rows ({300, 77}
     // in rows of 80: 2 parts), and workgroups that straddle two parts ({1000, 300} K = 2: 34 parts of 9).
+    // With one part per row it writes the outputs through the stage, 8 ranks a round: K = 12 and 20 take
+    // two and three rounds; a transposed view ({40, 3} strided {1, 40}, axis 0) writes outputs 3 apart.
     std::mt19937 rng(4343);
     checkLaneCases(
         {
@@ -230,6 +232,9 @@ TEST_CASE("TopK by invocation-private lists staged through shared memory (rows o
             {{3, 1000}, {}, 1, 1},
             {{300, 77}, {80, 1}, 1, 5},
             {{1000, 300}, {}, 1, 2},
+            {{2000, 70}, {}, 1, 12},
+            {{5000, 40}, {}, 1, 20},
+            {{40, 3}, {1, 40}, 0, 20},
         },
         rng);
     checkMergedLanes(rng);

@@ -152,6 +152,10 @@ TEST_CASE(
         CHECK(first(topk({10000, 33}, 1, 5, DataType::UInt8)) == "topk_lane_staged.b8.k8");
         CHECK(first(topk({10000, 33}, 1, 5, DataType::Int64)) == "topk_lane.i64.k8");
         CHECK(first(topk({4096, 2048}, 0, 16)) == "topk_lane.f32.k16");
+        auto oneRound = core::planTopK(topk({10000, 40}, 1, 20), limits()); // one part a row: the outputs
+        REQUIRE(oneRound.value().dispatches.size() == 1);
+        CHECK(oneRound.value().dispatches[0].kernel == "topk_lane_staged.b32.k32");
+        CHECK(oneRound.value().dispatches[0].arg == 0);
         core::laneStagedForTests = false;
     }
     // Few rows: parts of at least 4 KMAX elements, then ranks by search.
