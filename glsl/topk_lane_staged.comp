@@ -4,13 +4,14 @@
 // TopK by invocation-private lists, pass 1, for rows whose elements are neighbours in memory (the axis'
 // stride 1; core/topk.cpp's planLane): topk_lane.comp's lists, with loads staged through shared memory.
 // There, invocation x reads its own row, so one load of a subgroup touches as many rows, each in its own
-// cache line: 32 lines a load on the H100, whose L1 serves one line a cycle ((1048576,32) K=4: 158 us, 2.8x
-// the floor; bench/NOTES.md, issue 59). Here the workgroup loads the next LANE_BATCH elements of each of
-// its invocations' parts together, element after element of one part after another, so a subgroup's load
-// covers a few rows' neighbouring elements; a barrier; each invocation takes its own from shared memory
-// (rows padded by a word: no bank conflict); a barrier before the next batch. The lists, the candidates
-// and the outputs are topk_lane.comp's. ELEM_x: the element size, up to 32 bits (64-bit types take
-// topk_lane); the type's order from params [33] (topk_key.glsl's KEY_RUNTIME).
+// cache line: 32 lines a load on the H100 and H200 ((1048576,32) K=4: 158 us, 2.8x the floor, about what
+// one line lookup a cycle per SM predicts; bench/NOTES.md, issue 59). Here the workgroup loads the next
+// LANE_BATCH elements of each of its invocations' parts together, element after element of one part after
+// another, so a subgroup's load covers a few rows' neighbouring elements; a barrier; each invocation takes
+// its own from shared memory (rows padded by a word: no bank conflict); a barrier before the next batch.
+// With one part a row the outputs go through the stage too (stageWrite). The lists and the candidates are
+// topk_lane.comp's. ELEM_x: the element size, up to 32 bits (64-bit types take topk_lane); the type's
+// order from params [33] (topk_key.glsl's KEY_RUNTIME). Planned only by tests until measured on a GPU.
 // Bindings: 1 input, 2 values, 3 indices, 4 candidates (scratch).
 layout(local_size_x = RIPPLE_GROUP_SIZE) in;  // 256, or 128 in .small (RippleKernels.cmake)
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
