@@ -251,6 +251,7 @@ int main(int argc, char** argv) {
         {"topk_1x16777216_k65536", DT::Float32, {1, 16777216}, 1, 65536},
         {"topk_4096x4096_k256", DT::Float32, {4096, 4096}, 1, 256},
         {"topk_128x4096x64_ax1_k16", DT::Float32, {128, 4096, 64}, 1, 16},
+        {"topk_1048576x32_k4", DT::Float32, {1048576, 32}, 1, 4},
         {"topk_1x100000000_k100", DT::Float32, {1, 100000000}, 1, 100},
     };
     std::vector<ripple::Operator> topkOps;

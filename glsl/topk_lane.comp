@@ -50,11 +50,14 @@ void main() {
         const uint begin = part * L, end = min(n, begin + L);
         RIPPLE_MARK(0);  // phases (PROFILE builds): the params and the row's offset, loads, selection, write
         laneClear();
+        // Loads together, with no branch between (orderKeyOf has some), and a batch ahead: the next batch's
+        // loads are in flight while this one's insertions run (8 warps an SM have little else to switch to).
+        // Past the end the last element is loaded again, not considered.
+        uvec2 raw[LANE_BATCH];
+        [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u)
+            raw[u] = loadElement(rowBase + min(begin + u, end - 1u) * stride);
         for (uint j0 = begin; j0 < end; j0 += LANE_BATCH) {
             LaneKey key[LANE_BATCH];
-            uvec2 raw[LANE_BATCH];  // loads first, no branch between (orderKeyOf has some): in flight together
-            [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u)
-                raw[u] = loadElement(rowBase + min(j0 + u, end - 1u) * stride);
             [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u) {
                 const uvec2 o = orderKeyOf(raw[u]);
 #if KEYW == 2
@@ -63,8 +66,10 @@ void main() {
                 key[u] = o.x ^ flip;
 #endif
             }
+            [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u)
+                raw[u] = loadElement(rowBase + min(j0 + LANE_BATCH + u, end - 1u) * stride);
             if (j0 == begin) RIPPLE_MARK(1);
-            laneConsiderBatch(key, j0, end - j0);  // past the end: loaded again, not considered
+            laneConsiderBatch(key, j0, end - j0);
         }
         RIPPLE_MARK(2);
         if (pc.arg == 0u) {

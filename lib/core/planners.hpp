@@ -22,9 +22,9 @@ extern bool chunkDisabledForTests;
 // Tests only: when set, TopK never plans rank counting, so that tests reach the lane and tile strategies on
 // the short rows it would take.
 extern bool rankDisabledForTests;
-// Tests only, until they are measured on a GPU (bench/NOTES.md, issue 59): when set, TopK's lanes load rows
-// of neighbouring elements (up to 32 bits) through shared memory (topk_lane_staged) instead of directly.
-extern bool laneStagedForTests;
+// Tests only: when set, TopK's lanes load rows of neighbouring elements (up to 32 bits) directly
+// (topk_lane), as they do strided rows, instead of through shared memory (topk_lane_staged).
+extern bool laneStagedDisabledForTests;
 // Tests only: when nonzero, the most entries a TopK list sort workgroup ranks in shared memory (at most
 // topk_list.glsl's LIST_SLOTS), so that tests reach the in-place sort of a large bucket without crafted data.
 extern uint32_t listSlotsForTests;

@@ -277,9 +277,11 @@ Result<Plan> planLane(Plan plan, const TopKDesc& desc, uint64_t rows, uint64_t p
                                                {BindingKind::Tensor, 1},
                                                {BindingKind::Tensor, 2},
                                                candidates};
-    // Rows of neighbouring elements (up to 32 bits) can load through shared memory (topk_lane_staged.comp):
-    // directly, each load of a subgroup touches as many rows' cache lines. Not planned until measured.
-    const bool staged = laneStagedForTests && effectiveStrides(in)[desc.Axis] == 1 && keyw == 1;
+    // Rows of neighbouring elements (up to 32 bits) load through shared memory (topk_lane_staged.comp):
+    // directly, each load of a subgroup touches as many rows' cache lines. H200 lane level us, direct /
+    // staged (bench/NOTES.md, issue 59): (1048576,32) K=4 157 / 134 (123 with laneConsiderBatch's select
+    // tree), (3,1000) K=16 20.7 / 17.9; (4096,1024) K=8 and (10000,33) K=5 about even.
+    const bool staged = !laneStagedDisabledForTests && effectiveStrides(in)[desc.Axis] == 1 && keyw == 1;
     const std::string first = staged ? std::string("topk_lane_staged.") + elementClass(in.DataType)
                                      : std::string("topk_lane.") + typeClass(in.DataType);
     addDispatch(plan, first + "." + kmaxName, bindings, parts > 1 ? 1 : 0,
@@ -372,7 +374,7 @@ bool largeSelect(const TopKDesc& desc) {
 
 bool chunkDisabledForTests = false;
 bool rankDisabledForTests = false;
-bool laneStagedForTests = false;
+bool laneStagedDisabledForTests = false;
 
 Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
     if (!desc.CountTensor.Sizes.empty() || !desc.CountTensor.Strides.empty())

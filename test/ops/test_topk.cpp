@@ -186,7 +186,8 @@ void checkMergedLanes(std::mt19937& rng) {
 
 TEST_CASE("TopK by invocation-private lists (K <= 32): one part or several, contiguous and strided rows",
           "[topk][gpu][subgroups]") {
-    WithoutRank lanes; // the short rows below would take rank counting
+    WithoutRank lanes;         // the short rows below would take rank counting
+    WithoutStagedLanes direct; // contiguous rows load directly too (topk_lane), as strided rows do
     // Shapes and K reach each form of core/topk.cpp's planLane (parts as it computes them): one part per row
     // ({70001, 5}: rows enough; {3, 5} K = 5: a row shorter than KMAX = 8, its spare entries unwritten), a
     // few parts then ranks ({7, 33}: 2; {3, 1000} K = 16: 15; {5, 999} K = 32: 7), many short parts
@@ -217,7 +218,6 @@ TEST_CASE("TopK by invocation-private lists (K <= 32): one part or several, cont
 TEST_CASE("TopK by invocation-private lists staged through shared memory (rows of neighbouring elements)",
           "[topk][gpu][subgroups]") {
     WithoutRank lanes;
-    WithStagedLanes staged; // tests only until measured (core/planners.hpp)
     // topk_lane_staged loads a workgroup's parts together: the contiguous forms above, padded rows ({300, 77}
     // in rows of 80: 2 parts), and workgroups that straddle two parts ({1000, 300} K = 2: 34 parts of 9).
     // With one part per row it writes the outputs through the stage, 8 ranks a round: K = 12 and 20 take

@@ -115,10 +115,11 @@ struct WithoutRank {
     ~WithoutRank() { core::rankDisabledForTests = false; }
 };
 
-// Tests only: plans the staged lanes (topk_lane_staged) for rows of neighbouring elements while alive.
-struct WithStagedLanes {
-    WithStagedLanes() { core::laneStagedForTests = true; }
-    ~WithStagedLanes() { core::laneStagedForTests = false; }
+// Tests only: plans the direct lanes (topk_lane) for rows of neighbouring elements too while alive, not
+// the staged ones (topk_lane_staged).
+struct WithoutStagedLanes {
+    WithoutStagedLanes() { core::laneStagedDisabledForTests = true; }
+    ~WithoutStagedLanes() { core::laneStagedDisabledForTests = false; }
 };
 
 // One strategy's test: every layout x 32-bit-key type x data kind, with the default kernels and the

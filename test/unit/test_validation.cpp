@@ -122,9 +122,9 @@ TEST_CASE(
         return core::planTopK(d, limits()).value().dispatches[0].kernel;
     };
     CHECK(first(topk({8192, 32}, 1, 4)) == "topk_rank.f32");
-    CHECK(first(topk({8193, 32}, 1, 4)) == "topk_lane.f32.k4"); // over 262144 elements
-    CHECK(first(topk({8193, 16}, 1, 4)) == "topk_lane.f32.k4"); // over 8192 rows
-    CHECK(first(topk({1024, 128}, 1, 32)) == "topk_rank.f32");  // rows * n * n = 2^24
+    CHECK(first(topk({8193, 32}, 1, 4)) == "topk_lane_staged.b32.k4"); // over 262144 elements
+    CHECK(first(topk({8193, 16}, 1, 4)) == "topk_lane_staged.b32.k4"); // over 8192 rows
+    CHECK(first(topk({1024, 128}, 1, 32)) == "topk_rank.f32");         // rows * n * n = 2^24
     CHECK(first(topk({1024, 128}, 1, 33)) != "topk_rank.f32");
     CHECK(first(topk({256, 128}, 1, 100)) == "topk_rank.f32"); // 2^22
     CHECK(first(topk({1025, 128}, 1, 8)) != "topk_rank.f32");
@@ -133,31 +133,30 @@ TEST_CASE(
     CHECK(first(topk({65, 1024}, 0, 8)) != "topk_rank.f32");
     {
         core::rankDisabledForTests = true;
-        CHECK(first(topk({1, 1, 3, 4}, 3, 2)) == "topk_lane.f32.k2");
+        CHECK(first(topk({1, 1, 3, 4}, 3, 2)) == "topk_lane_staged.b32.k2");
         core::rankDisabledForTests = false;
     }
     // K <= 32 on rows of one tile: invocation-private lists; one part per row when 4 KMAX > n.
     auto shortRows = core::planTopK(topk({10000, 33}, 1, 5), limits());
     REQUIRE(shortRows.ok());
     REQUIRE(shortRows.value().dispatches.size() == 1);
-    CHECK(shortRows.value().dispatches[0].kernel == "topk_lane.f32.k8");
+    CHECK(shortRows.value().dispatches[0].kernel == "topk_lane_staged.b32.k8");
     CHECK(shortRows.value().dispatches[0].arg == 0); // writes the outputs itself
     REQUIRE(shortRows.value().params.size() == 34);
     CHECK(shortRows.value().params[33] == 0x7F800000u); // the type's order, for topk_lane_staged
-    {
-        // The staged lanes (tests only until measured): rows of neighbouring elements of up to 32 bits load
-        // through shared memory, one variant a width; 64-bit types and strided rows read directly.
-        core::laneStagedForTests = true;
-        CHECK(first(topk({10000, 33}, 1, 5)) == "topk_lane_staged.b32.k8");
-        CHECK(first(topk({10000, 33}, 1, 5, DataType::UInt8)) == "topk_lane_staged.b8.k8");
-        CHECK(first(topk({10000, 33}, 1, 5, DataType::Int64)) == "topk_lane.i64.k8");
-        CHECK(first(topk({4096, 2048}, 0, 16)) == "topk_lane.f32.k16");
-        auto oneRound = core::planTopK(topk({10000, 40}, 1, 20), limits()); // one part a row: the outputs
-        REQUIRE(oneRound.value().dispatches.size() == 1);
-        CHECK(oneRound.value().dispatches[0].kernel == "topk_lane_staged.b32.k32");
-        CHECK(oneRound.value().dispatches[0].arg == 0);
-        core::laneStagedForTests = false;
-    }
+    // Rows of neighbouring elements of up to 32 bits load through shared memory, one variant a width;
+    // 64-bit types and strided rows read directly, and so does everything under the tests' switch.
+    CHECK(first(topk({10000, 33}, 1, 5, DataType::UInt8)) == "topk_lane_staged.b8.k8");
+    CHECK(first(topk({10000, 33}, 1, 5, DataType::Int64)) == "topk_lane.i64.k8");
+    CHECK(first(topk({4096, 2048}, 0, 16)) == "topk_lane.f32.k16");
+    auto oneRound = core::planTopK(topk({10000, 40}, 1, 20), limits()); // one part a row: the outputs
+    REQUIRE(oneRound.value().dispatches.size() == 1);
+    CHECK(oneRound.value().dispatches[0].kernel == "topk_lane_staged.b32.k32");
+    CHECK(oneRound.value().dispatches[0].arg == 0);
+    core::laneStagedDisabledForTests = true;
+    CHECK(first(topk({10000, 33}, 1, 5)) == "topk_lane.f32.k8");
+    CHECK(first(topk({10000, 33}, 1, 5, DataType::UInt8)) == "topk_lane.u8.k8");
+    core::laneStagedDisabledForTests = false;
     // Few rows: parts of at least 4 KMAX elements, then ranks by search.
     auto parted = core::planTopK(topk({3, 1000}, 1, 16), limits());
     REQUIRE(parted.value().dispatches.size() == 2);
@@ -574,7 +573,8 @@ TEST_CASE("Deterministic scatters plan keys, one sort pass per 8 bits of the tar
 
 // Found by the validation fuzzer once it planned with small kernels too: indices of zero strides bind a
 // few bytes for many updates, while the deterministic sort keeps 4 bytes of key per update.
-TEST_CASE("A deterministic scatter whose sort would outgrow a binding is refused, naming the limit", "[unit]") {
+TEST_CASE("A deterministic scatter whose sort would outgrow a binding is refused, naming the limit",
+          "[unit]") {
     ScatterNDDesc nd;
     nd.InputTensor = nd.OutputTensor = {DataType::Float32, {1024, 1}, {}};
     nd.IndicesTensor = {DataType::Int32, {1u << 26, 1}, {0, 0}}; // 4 bytes of memory, 2^26 tuples
@@ -584,8 +584,9 @@ TEST_CASE("A deterministic scatter whose sort would outgrow a binding is refused
     nd.Deterministic = true;
     auto r = core::planScatterND(nd, limits());
     CHECK(r.status().code() == StatusCode::Unsupported);
-    CHECK(messageOf(r) == "ScatterND: its deterministic sort of 67108864 updates needs more than the device's "
-                          "maxStorageBufferRange (134217728) in one binding");
+    CHECK(messageOf(r) ==
+          "ScatterND: its deterministic sort of 67108864 updates needs more than the device's "
+          "maxStorageBufferRange (134217728) in one binding");
     ScatterElementsDesc e;
     e.InputTensor = e.OutputTensor = {DataType::Float32, {1024}, {}};
     e.IndicesTensor = {DataType::Int32, {1u << 26}, {0}};

@@ -101,15 +101,33 @@ void laneConsiderBatch(LaneKey key[LANE_BATCH], uint first, uint count) {
     while (pending != 0u) {
         const uint u = uint(findLSB(pending));
         pending &= pending - 1u;
-        LaneKey k = key[0];
+        // Entry u by a tree of selects on u's bits, log2(LANE_BATCH) deep: a chain over the batch would put
+        // LANE_BATCH - 1 dependent selects in every insertion round. A level per bit, written out so that each
+        // level's loop has a constant count (LANE_BATCH is at most 32).
+        LaneKey t[LANE_BATCH] = key;
 #if defined(LANE_INDEXED)
-        uint i = idx[0];
-        [[unroll]] for (uint w = 1u; w < LANE_BATCH; ++w) {
-            k = u == w ? key[w] : k;
-            i = u == w ? idx[w] : i;
-        }
+        uint ti[LANE_BATCH] = idx;
+#define LANE_PICK_INDEX(w, odd) ti[w] = odd ? ti[2u * (w) + 1u] : ti[2u * (w)]
 #else
-        [[unroll]] for (uint w = 1u; w < LANE_BATCH; ++w) k = u == w ? key[w] : k;
+#define LANE_PICK_INDEX(w, odd)
+#endif
+#define LANE_PICK_LEVEL(level)                                                        \
+    [[unroll]] for (uint w = 0u; w < (LANE_BATCH >> (level + 1u)); ++w) {             \
+        const bool odd = ((u >> level) & 1u) != 0u;                                   \
+        t[w] = odd ? t[2u * w + 1u] : t[2u * w];                                      \
+        LANE_PICK_INDEX(w, odd);                                                      \
+    }
+        LANE_PICK_LEVEL(0u)
+        LANE_PICK_LEVEL(1u)
+        LANE_PICK_LEVEL(2u)
+        LANE_PICK_LEVEL(3u)
+        LANE_PICK_LEVEL(4u)
+#undef LANE_PICK_LEVEL
+#undef LANE_PICK_INDEX
+        const LaneKey k = t[0];
+#if defined(LANE_INDEXED)
+        const uint i = ti[0];
+#else
         const uint i = first + u;
 #endif
         if (laneBeats(k)) laneInsert(k, i);  // the worst may have improved since the mask was taken
