@@ -97,12 +97,32 @@ Status addOrderedScatter(Plan& plan, const OrderedScatter& s, const PlanLimits& 
 
     const TensorDesc& upd = plan.tensors[2];
     const uint32_t base = static_cast<uint32_t>(p.size());
+    PlanDispatch apply;
+    apply.bindings = {{BindingKind::Params},
+                      keys[pass % 2],
+                      numbers[pass % 2],
+                      {BindingKind::Tensor, 2},
+                      {BindingKind::Tensor, 3}};
+    apply.paramsBase = base;
+    if (s.blocks && s.reduction != ScatterReduction::None) {
+        // A block of 4 elements an invocation (H200, 65536 rows of 256 FLOAT32 ADD in place: bench/NOTES.md
+        // issue 59): params [0] pairs, [1] blocks per slice, [2] targets, [3] the reduction, group order.
+        p.push_back(static_cast<uint32_t>(s.pairs));
+        p.push_back(static_cast<uint32_t>(s.slice / 4));
+        p.push_back(s.targets);
+        p.push_back(static_cast<uint32_t>(s.reduction));
+        apply.kernel = std::string("scatter_ordered_blocks.") + typeClass(upd.DataType);
+        apply.groups = groupsFor(upd.elementCount() / 4);
+        apply.smallForm = false;
+        appendGroupOrder(p, apply.groups);
+        plan.dispatches.push_back(std::move(apply));
+        return {};
+    }
     p.push_back(static_cast<uint32_t>(s.pairs));
     p.push_back(static_cast<uint32_t>(s.slice));
     p.push_back(s.targets);
     p.push_back(static_cast<uint32_t>(s.reduction));
     appendPackedView(p, base, upd); // the apply pass reads an update per element: no divisions if packed
-    PlanDispatch apply;
     // Runs of 16 or more updates per target on average (one element each): a workgroup per target spreads
     // each run's loads (bench/NOTES.md "Issue 19, continued: the deterministic scatters' apply pass"); else
     // an invocation per run and element.
@@ -112,12 +132,6 @@ Status addOrderedScatter(Plan& plan, const OrderedScatter& s, const PlanLimits& 
         s.reduction == ScatterReduction::None
             ? std::string("scatter_ordered_last.") + elementClass(upd.DataType)
             : std::string(longRuns ? "scatter_ordered_runs." : "scatter_ordered.") + typeClass(upd.DataType);
-    apply.bindings = {{BindingKind::Params},
-                      keys[pass % 2],
-                      numbers[pass % 2],
-                      {BindingKind::Tensor, 2},
-                      {BindingKind::Tensor, 3}};
-    apply.paramsBase = base;
     // scatter_ordered(_last) takes four elements per invocation where the slice length is a multiple of 4.
     const uint64_t perInvocation = s.slice % 4 == 0 ? 4 : 1;
     apply.groups =

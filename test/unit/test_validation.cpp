@@ -558,7 +558,8 @@ TEST_CASE("Deterministic scatters plan keys, one sort pass per 8 bits of the tar
     auto p = core::planScatterND(nd, limits());
     REQUIRE(p.ok());
     CHECK(kernels(p.value()).back() == "scatter_ordered_last.b32");
-    // Long runs but a target of several elements (ScatterND slices): an invocation per run and element.
+    // Long runs but a target of several elements (ScatterND slices): an invocation per run and 16-byte
+    // block of packed 32-bit elements, else per run and element (small devices, other types, strided).
     ScatterNDDesc rows; // 128 index tuples into 8 rows of 4: 16 per row
     rows.InputTensor = rows.OutputTensor = {DataType::Float32, {8, 4}, {}};
     rows.IndicesTensor = {DataType::Int32, {128, 1}, {}};
@@ -568,7 +569,16 @@ TEST_CASE("Deterministic scatters plan keys, one sort pass per 8 bits of the tar
     rows.Deterministic = true;
     auto slices = core::planScatterND(rows, limits());
     REQUIRE(slices.ok());
-    CHECK(kernels(slices.value()).back().rfind("scatter_ordered.", 0) == 0);
+    CHECK(kernels(slices.value()).back() == "scatter_ordered_blocks.f32");
+    CHECK(slices.value().params[slices.value().dispatches.back().paramsBase + 1] == 1); // blocks a slice
+    core::PlanLimits small = limits();
+    small.smallKernels = true;
+    CHECK(kernels(core::planScatterND(rows, small).value()).back() == "scatter_ordered.f32");
+    rows.UpdatesTensor.Strides = {8, 1}; // every other row of a [256, 4] view: not packed
+    CHECK(kernels(core::planScatterND(rows, limits()).value()).back() == "scatter_ordered.f32");
+    rows.UpdatesTensor.Strides = {};
+    rows.InputTensor.DataType = rows.OutputTensor.DataType = rows.UpdatesTensor.DataType = DataType::Float16;
+    CHECK(kernels(core::planScatterND(rows, limits()).value()).back() == "scatter_ordered.f16");
 }
 
 // Found by the validation fuzzer once it planned with small kernels too: indices of zero strides bind a
