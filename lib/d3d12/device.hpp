@@ -9,6 +9,7 @@
 #include "runtime/backend.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <deque>
 #include <functional>
 #include <map>
@@ -113,6 +114,14 @@ class D3D12Device : public detail::BackendDevice {
   private:
     Result<std::vector<uint8_t>> bytecode(const kernels::KernelInfo& kernel, bool* cacheable);
     Status retire(); // caller holds mutex_
+    // Signals the last ticket again when fence_ has not moved for a while short of `ticket` (caller holds
+    // mutex_; `stall` is the waiter's: the value it saw, since when, and the pause before the next signal).
+    struct Stall {
+        uint64_t seen = 0;
+        std::chrono::steady_clock::time_point since = std::chrono::steady_clock::now();
+        std::chrono::milliseconds pause{10};
+    };
+    void resignalIfStalled(uint64_t done, Stall& stall);
     // Waits for the fence to pass every ticket signalled so far (a removed device's reads UINT64_MAX).
     void drainFence();
     // An injected DeviceLost (tests): lost from now on, after what was submitted has finished, as a lost GPU

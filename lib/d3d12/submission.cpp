@@ -259,18 +259,40 @@ Status D3D12Device::retire() {
     return {};
 }
 
+// vkd3d 1.2 (Debian 12's, under the d3d12-real tests) can leave a fence below a value the queue has passed:
+// its fence worker sets the fence to each Vulkan fence's value as it finds that one signalled, so two found
+// out of order leave the older value, and with nothing more submitted the fence stays there (a test waited
+// for its last ticket until CI's limit, about once in 150 runs under load; issue 59). So a wait that sees
+// no progress signals the last ticket again; that signal's completion sets the fence right. The pause
+// doubles each time (10, 20, 40 ms...): a long GPU workload costs a Signal now and then at most.
+void D3D12Device::resignalIfStalled(uint64_t done, Stall& stall) {
+    const auto now = std::chrono::steady_clock::now();
+    if (done != stall.seen) {
+        stall = Stall{done, now, std::chrono::milliseconds(10)};
+        return;
+    }
+    if (now - stall.since < stall.pause) return;
+    if (lockQueue_) lockQueue_();
+    (void)queue_->Signal(fence_, lastSignalled_.load()); // the same value again: D3D12 allows it
+    if (unlockQueue_) unlockQueue_();
+    stall.since = now;
+    stall.pause *= 2;
+}
+
 Status D3D12Device::wait(uint64_t ticket, uint64_t timeoutNs) {
     if (StatusCode f = takeFault(detail::FaultPoint::Wait); f != StatusCode::Ok) {
         if (f == StatusCode::DeviceLost) loseInjected();
         return injected(f, "wait");
     }
     const auto start = std::chrono::steady_clock::now();
+    Stall stall;
     for (;;) {
         {
             std::lock_guard<std::mutex> lock(mutex_);
             if (lost_) return Status(StatusCode::DeviceLost, "the device was lost");
             if (Status s = retire(); !s) return s;
             if (retired_ >= ticket) return {};
+            resignalIfStalled(retired_, stall);
         }
         const auto waited = std::chrono::steady_clock::now() - start;
         if (static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(waited).count()) >=
