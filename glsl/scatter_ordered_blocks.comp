@@ -2,8 +2,8 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // The deterministic mode's last pass with a reduction over slices of whole 16-byte blocks (core/
-// scatter_ordered.cpp: 32-bit elements, packed updates, slices of a multiple of 4 elements; DTYPE: the data
-// type). As ripple/scatter_ordered.glsl, each target's updates come as a run in row-major order; here one
+// scatter_ordered.cpp: FLOAT32 (DTYPE; the kernel is written for any 32-bit type), packed updates, slices
+// of a multiple of 4 elements). As ripple/scatter_ordered.glsl, each target's updates come as a run in row-major order; here one
 // invocation per run and 16-byte block reads the block, folds the run's updates into it in order with
 // combineBits (ripple/combine_bits.glsl) and writes it back: 16-byte accesses, the pair found once per 4
 // elements, neighbouring invocations on neighbouring blocks. One writer per block, no atomics.

@@ -76,7 +76,7 @@ struct OrderedScatter {
     // PlanLimits::smallKernels: each radix pass moves keys and values in two dispatches
     // (pair_sort_scatter_keys, pair_sort_scatter_values), each within 4 storage buffers.
     bool splitScatter = false;
-    // Slices of whole 16-byte blocks of packed 32-bit updates with a reduction (ScatterND, not on small
+    // Slices of whole 16-byte blocks of packed FLOAT32 updates with a reduction (ScatterND, not on small
     // devices): the apply pass moves a block an invocation (glsl/scatter_ordered_blocks.comp).
     bool blocks = false;
 };

@@ -112,9 +112,7 @@ Result<Plan> planScatterND(const ScatterNDDesc& desc, const PlanLimits& limits) 
         s.targets = static_cast<uint32_t>(in.elementCount() / slice);
         s.reduction = desc.Reduction;
         s.splitScatter = limits.smallKernels;
-        s.blocks = blocks && esize == 4 && !limits.smallKernels &&
-                   (in.DataType == DataType::Float32 || in.DataType == DataType::Int32 ||
-                    in.DataType == DataType::UInt32);
+        s.blocks = blocks && in.DataType == DataType::Float32 && !limits.smallKernels;
         if (Status st = addOrderedScatter(plan, s, limits); !st) return st;
         return plan;
     }
