@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// The deterministic mode's last pass with a reduction over slices of whole 16-byte blocks (core/
-// scatter_ordered.cpp: FLOAT32 (DTYPE; the kernel is written for any 32-bit type), packed updates, slices
-// of a multiple of 4 elements). As ripple/scatter_ordered.glsl, each target's updates come as a run in row-major order; here one
-// invocation per run and 16-byte block reads the block, folds the run's updates into it in order with
-// combineBits (ripple/combine_bits.glsl) and writes it back: 16-byte accesses, the pair found once per 4
-// elements, neighbouring invocations on neighbouring blocks. One writer per block, no atomics.
+// The deterministic mode's last pass with a reduction over slices of whole 16-byte blocks
+// (core/scatter_ordered.cpp: FLOAT32 (DTYPE; the kernel is written for any 32-bit type), packed updates,
+// slices of a multiple of 4 elements). As in ripple/scatter_ordered.glsl, each target's updates come as a
+// run in row-major order; here one invocation per run and 16-byte block reads the block, folds the run's
+// updates into it in order with combineBits (ripple/combine_bits.glsl) and writes it back: 16-byte
+// accesses, the pair found once per 4 elements, neighbouring invocations on neighbouring blocks. One writer
+// per block, no atomics.
 // Params: [0] pairs, [1] blocks per slice, [2] targets (the key of out-of-range updates), [3] the reduction
 // (ScatterReduction: 1 ADD, 2 MUL, 3 MAX, 4 MIN), [4..5] group order (ORDERED_GROUP).
 // Bindings: 1 sorted keys, 2 sorted update numbers, 3 updates (packed), 4 output (packed).

@@ -96,42 +96,34 @@ Status addOrderedScatter(Plan& plan, const OrderedScatter& s, const PlanLimits& 
     }
 
     const TensorDesc& upd = plan.tensors[2];
+    // Slices of whole 16-byte blocks with a reduction: a block of 4 elements an invocation
+    // (scatter_ordered_blocks; H200, 65536 rows of 256 FLOAT32 ADD in place: bench/NOTES.md issue 59).
+    const bool byBlock = s.blocks && s.reduction != ScatterReduction::None;
     const uint32_t base = static_cast<uint32_t>(p.size());
+    p.push_back(static_cast<uint32_t>(s.pairs));
+    p.push_back(static_cast<uint32_t>(byBlock ? s.slice / 4 : s.slice)); // by block: blocks per slice
+    p.push_back(s.targets);
+    p.push_back(static_cast<uint32_t>(s.reduction));
+    // The element-wise apply reads an update per element: no divisions if packed. The blocks need packed.
+    if (!byBlock) appendPackedView(p, base, upd);
+    // Runs of 16 or more updates per target on average (one element each): a workgroup per target spreads
+    // each run's loads (bench/NOTES.md "Issue 19, continued: the deterministic scatters' apply pass"); else
+    // an invocation per run and element (or block).
+    const bool longRuns = s.reduction != ScatterReduction::None && s.slice == 1 && s.targets > 0 &&
+                          s.pairs >= 16ull * s.targets;
     PlanDispatch apply;
+    apply.kernel =
+        byBlock ? std::string("scatter_ordered_blocks.") + typeClass(upd.DataType)
+        : s.reduction == ScatterReduction::None
+            ? std::string("scatter_ordered_last.") + elementClass(upd.DataType)
+            : std::string(longRuns ? "scatter_ordered_runs." : "scatter_ordered.") + typeClass(upd.DataType);
     apply.bindings = {{BindingKind::Params},
                       keys[pass % 2],
                       numbers[pass % 2],
                       {BindingKind::Tensor, 2},
                       {BindingKind::Tensor, 3}};
     apply.paramsBase = base;
-    if (s.blocks && s.reduction != ScatterReduction::None) {
-        // A block of 4 elements an invocation (H200, 65536 rows of 256 FLOAT32 ADD in place: bench/NOTES.md
-        // issue 59): params [0] pairs, [1] blocks per slice, [2] targets, [3] the reduction, group order.
-        p.push_back(static_cast<uint32_t>(s.pairs));
-        p.push_back(static_cast<uint32_t>(s.slice / 4));
-        p.push_back(s.targets);
-        p.push_back(static_cast<uint32_t>(s.reduction));
-        apply.kernel = std::string("scatter_ordered_blocks.") + typeClass(upd.DataType);
-        apply.groups = groupsFor(upd.elementCount() / 4);
-        apply.smallForm = false;
-        appendGroupOrder(p, apply.groups);
-        plan.dispatches.push_back(std::move(apply));
-        return {};
-    }
-    p.push_back(static_cast<uint32_t>(s.pairs));
-    p.push_back(static_cast<uint32_t>(s.slice));
-    p.push_back(s.targets);
-    p.push_back(static_cast<uint32_t>(s.reduction));
-    appendPackedView(p, base, upd); // the apply pass reads an update per element: no divisions if packed
-    // Runs of 16 or more updates per target on average (one element each): a workgroup per target spreads
-    // each run's loads (bench/NOTES.md "Issue 19, continued: the deterministic scatters' apply pass"); else
-    // an invocation per run and element.
-    const bool longRuns = s.reduction != ScatterReduction::None && s.slice == 1 && s.targets > 0 &&
-                          s.pairs >= 16ull * s.targets;
-    apply.kernel =
-        s.reduction == ScatterReduction::None
-            ? std::string("scatter_ordered_last.") + elementClass(upd.DataType)
-            : std::string(longRuns ? "scatter_ordered_runs." : "scatter_ordered.") + typeClass(upd.DataType);
+    apply.smallForm = !byBlock; // scatter_ordered_blocks has no small form
     // scatter_ordered(_last) takes four elements per invocation where the slice length is a multiple of 4.
     const uint64_t perInvocation = s.slice % 4 == 0 ? 4 : 1;
     apply.groups =

@@ -114,8 +114,8 @@ class D3D12Device : public detail::BackendDevice {
   private:
     Result<std::vector<uint8_t>> bytecode(const kernels::KernelInfo& kernel, bool* cacheable);
     Status retire(); // caller holds mutex_
-    // Signals the last ticket again when fence_ has not moved for a while short of `ticket` (caller holds
-    // mutex_; `stall` is the waiter's: the value it saw, since when, and the pause before the next signal).
+    // Signals the last ticket again when the waiter's view of fence_ (`done`) has not moved for the stall's
+    // pause (caller holds mutex_; `stall` is the waiter's: the value it saw, since when, the next pause).
     struct Stall {
         uint64_t seen = 0;
         std::chrono::steady_clock::time_point since = std::chrono::steady_clock::now();
