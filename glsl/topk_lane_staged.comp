@@ -45,6 +45,22 @@ void stageLoad(out uint raw[LANE_BATCH], uint j0) {
     }
 }
 
+// laneConsiderBatch for the batch in this invocation's row of the stage (rank keys, from word `at`): each
+// key is read where it is needed, the chosen one by its place. Keys held in registers, with the pick tree's
+// copies, took about 16 more registers an invocation, and registers set how many workgroups share an SM
+// (H200, (1048576,32) K=4: about 4 of 256 invocations; batches of 16 gave 2 and ran 1.4x longer).
+void laneConsiderStaged(uint at, uint first, uint count) {
+    uint pending = 0u;
+    [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u)
+        pending |= (uint(laneBeats(sStage[at + u])) & uint(u < count)) << u;
+    while (pending != 0u) {
+        const uint u = uint(findLSB(pending));
+        pending &= pending - 1u;
+        const uint k = sStage[at + u];
+        if (laneBeats(k)) laneInsert(k, first + u);  // the worst may have improved since the mask was taken
+    }
+}
+
 // Writes the tile's outputs (one part a row: invocation s of the tile holds row x0 + s's list) through the
 // stage, LANE_BATCH ranks a round: each invocation stages its next LANE_BATCH indices, and the workgroup
 // writes them in the stage's order, so that neighbouring invocations copy neighbouring values of one row
@@ -92,18 +108,13 @@ void main() {
         uint raw[LANE_BATCH];
         stageLoad(raw, 0u);
         for (uint j0 = 0u; j0 < L; j0 += LANE_BATCH) {
-            [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u) {
+            [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u) {  // staged as rank keys
                 const uint f = u * GROUP + l;
-                sStage[(f / LANE_BATCH) * STAGE_PITCH + f % LANE_BATCH] = raw[u];
+                sStage[(f / LANE_BATCH) * STAGE_PITCH + f % LANE_BATCH] = orderKeyOf(uvec2(raw[u], 0u)).x ^ flip;
             }
             barrier();
             stageLoad(raw, j0 + LANE_BATCH);
-            if (j0 < length) {
-                LaneKey key[LANE_BATCH];
-                [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u)
-                    key[u] = orderKeyOf(uvec2(sStage[l * STAGE_PITCH + u], 0u)).x ^ flip;
-                laneConsiderBatch(key, begin + j0, min(length - j0, LANE_BATCH));
-            }
+            if (j0 < length) laneConsiderStaged(l * STAGE_PITCH, begin + j0, min(length - j0, LANE_BATCH));
             barrier();  // the stage is read before the next batch overwrites it
         }
         RIPPLE_MARK(2);
