@@ -46,9 +46,10 @@ void stageLoad(out uint raw[LANE_BATCH], uint j0) {
 }
 
 // laneConsiderBatch for the batch in this invocation's row of the stage (rank keys, from word `at`): each
-// key is read where it is needed, the chosen one by its place. Keys held in registers, with the pick tree's
-// copies, took about 16 more registers an invocation, and registers set how many workgroups share an SM
-// (H200, (1048576,32) K=4: about 4 of 256 invocations; batches of 16 gave 2 and ran 1.4x longer).
+// key is read where it is needed, the chosen one by its place, instead of a copy of the batch in registers
+// picked by a tree of selects (H200, (1048576,32) K=4: 122.9 -> 115.2 us; the driver's register count went
+// 58 -> 64, so the gain is the pick's instructions, not occupancy). Registers do bound this kernel: 58 allow
+// 4 workgroups an SM, and batches of 16 (114 registers) ran 1.4x longer (bench/NOTES.md, issue 59).
 void laneConsiderStaged(uint at, uint first, uint count) {
     uint pending = 0u;
     [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u)
