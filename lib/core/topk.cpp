@@ -280,8 +280,9 @@ Result<Plan> planLane(Plan plan, const TopKDesc& desc, uint64_t rows, uint64_t p
     // Rows of neighbouring elements (up to 32 bits) load through shared memory (topk_lane_staged.comp):
     // directly, each load of a subgroup touches as many rows' cache lines. H200 lane level us, direct /
     // staged (bench/NOTES.md, issue 59): (1048576,32) K=4 157 / 134 (123 with laneConsiderBatch's select
-    // tree, 115 with the keys read from the stage), (3,1000) K=16 20.7 / 17.9; (4096,1024) K=8 about even; (10000,33) K=5 12.0 / 12.3 (18.4 / 20.7
-    // under mobile-vk11: 40 workgroups, batches of 8 with barriers against 2 batches of 32).
+    // tree, 115 with the keys read from the stage), (3,1000) K=16 20.7 / 17.9; (4096,1024) K=8 about
+    // even; (10000,33) K=5 12.0 / 12.3 (18.4 / 20.7 under mobile-vk11: 40 workgroups, batches of 8 with
+    // barriers against 2 batches of 32).
     const bool staged = !laneStagedDisabledForTests && effectiveStrides(in)[desc.Axis] == 1 && keyw == 1;
     const std::string first = staged ? std::string("topk_lane_staged.") + elementClass(in.DataType)
                                      : std::string("topk_lane.") + typeClass(in.DataType);
