@@ -49,11 +49,13 @@ for arg in "$@"; do
     mkdir -p "$stage/$name"
     cp "$build"/bench/{ripple-bench,ripple-profile,libripple-bench-module.so} \
         "$build/test/ripple-ops-tests" "$stage/$name/"
-    # For STATS=1 (bench/device_ab.sh): the sampled selection's kernels and two staged lanes, and the tool where the build has it
-    # (builds kept from before it was packed do not).
+    # For STATS=1 (bench/device_ab.sh): the sampled selection's kernels, two staged lanes' where the build has
+    # them, and the tool where the build has it (builds kept from before it was packed do not).
     mkdir -p "$stage/$name/spv"
     cp "$build"/kernels/spv/topk_{select_sample,select_filter,select_final,chunk}.*.fast.spv "$stage/$name/spv/"
-    cp "$build"/kernels/spv/topk_lane_staged.b32.k{4,16}{,.small}.spv "$stage/$name/spv/"  # the lanes' registers
+    for lane in "$build"/kernels/spv/topk_lane_staged.b32.k{4,16}{,.small}.spv; do
+        if [ -f "$lane" ]; then cp "$lane" "$stage/$name/spv/"; fi
+    done
     stats=$build/bench/ripple-kernel-stats
     if [ -f "$stats" ]; then cp "$stats" "$stage/$name/"; fi
     floor=$build/bench/ripple-dispatch-floor  # the dispatch floor probe, where the build has it

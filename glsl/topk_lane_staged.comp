@@ -11,7 +11,7 @@
 // its own from shared memory (rows padded by a word: no bank conflict); a barrier before the next batch.
 // With one part a row the outputs go through the stage too (stageWrite). The lists and the candidates are
 // topk_lane.comp's. ELEM_x: the element size, up to 32 bits (64-bit types take topk_lane); the type's
-// order from params [33] (topk_key.glsl's KEY_RUNTIME). Planned only by tests until measured on a GPU.
+// order from params [33] (topk_key.glsl's KEY_RUNTIME). Planned for contiguous rows (core/topk.cpp, planLane).
 // Bindings: 1 input, 2 values, 3 indices, 4 candidates (scratch).
 layout(local_size_x = RIPPLE_GROUP_SIZE) in;  // 256, or 128 in .small (RippleKernels.cmake)
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
@@ -110,8 +110,8 @@ void main() {
         stageLoad(raw, 0u);
         for (uint j0 = 0u; j0 < L; j0 += LANE_BATCH) {
             [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u) {  // staged as rank keys
-                const uint f = u * GROUP + l;
-                sStage[(f / LANE_BATCH) * STAGE_PITCH + f % LANE_BATCH] = orderKeyOf(uvec2(raw[u], 0u)).x ^ flip;
+                const uint f = u * GROUP + l, key = orderKeyOf(uvec2(raw[u], 0u)).x ^ flip;
+                sStage[(f / LANE_BATCH) * STAGE_PITCH + f % LANE_BATCH] = key;
             }
             barrier();
             stageLoad(raw, j0 + LANE_BATCH);
