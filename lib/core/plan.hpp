@@ -40,11 +40,7 @@ struct PlanDispatch {
     uint32_t groups = 1;               // workgroups along x (kernels loop over their work)
     bool skipInPlace = false;          // skipped when the plan runs in place (the input-to-output copy)
     bool onlyInPlace = false;          // run only in place (out of place, a fused pass does its work)
-    // With hasModes: the fast variant's name where it is not `kernel`'s. Without: another kernel's fast
-    // variant ("<fastKernel>.fast") that runs this dispatch on the devices that run fast variants, where
-    // their subgroups hold at least fastMinSubgroupSize invocations; `kernel` elsewhere.
-    std::string fastKernel;
-    uint32_t fastMinSubgroupSize = 0;
+    std::string fastKernel;            // with hasModes: the fast variant's name where it is not `kernel`'s
     // Whether the kernel's small-device form ("<variant>.small") may run this dispatch where the others
     // exceed the device: false where the plan's params and bindings suit only the full forms (TopK's
     // sampled selection plans its small forms apart, under PlanLimits::smallKernels), so that the runtime

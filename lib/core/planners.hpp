@@ -25,9 +25,6 @@ extern bool rankDisabledForTests;
 // Tests only: when set, TopK's lanes load rows of neighbouring elements (up to 32 bits) directly
 // (topk_lane), as they do strided rows, instead of through shared memory (topk_lane_staged).
 extern bool laneStagedDisabledForTests;
-// Tests only: when set, TopK's lanes never offer topk_lane_subgroup for short rows
-// (PlanDispatch::fastKernel), so that fast devices run topk_lane_staged on them too.
-extern bool laneSubgroupDisabledForTests;
 // Tests only: when nonzero, the most entries a TopK list sort workgroup ranks in shared memory (at most
 // topk_list.glsl's LIST_SLOTS), so that tests reach the in-place sort of a large bucket without crafted data.
 extern uint32_t listSlotsForTests;

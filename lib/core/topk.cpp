@@ -148,12 +148,6 @@ constexpr uint64_t kLaneMergeMax = 512; // glsl/topk_lane_rank.comp's RANK_SLOTS
 // else ranks candidates (topk_lane_rank); measurements at planLane.
 constexpr uint64_t kLaneMergeMinRows = 4096;
 constexpr uint64_t kLaneMergeMinParts = 9;
-// topk_lane_subgroup (planLane): rows of at most kLaneSubgroupMaxRow elements, kLaneSubgroupPerLane a lane
-// (its PER_LANE; its clusters at most 32 lanes), K rounds of shuffles and a ballot, so K at most
-// kLaneSubgroupMaxK.
-constexpr uint64_t kLaneSubgroupMaxRow = 128;
-constexpr uint64_t kLaneSubgroupPerLane = 4;
-constexpr uint64_t kLaneSubgroupMaxK = 16;
 
 // Rank counting (planRank): rows of at most kRankMaxRow elements, at most kRankMaxRows of them and
 // kRankMaxElements elements in all (kRankMaxStridedElements for rows strided along the axis), at most
@@ -294,15 +288,6 @@ Result<Plan> planLane(Plan plan, const TopKDesc& desc, uint64_t rows, uint64_t p
                                      : std::string("topk_lane.") + typeClass(in.DataType);
     addDispatch(plan, first + "." + kmaxName, bindings, parts > 1 ? 1 : 0,
                 groupsFor(rows * parts, limits.groupSize()));
-    // Short rows in one part: a cluster of subgroup lanes a row (topk_lane_subgroup.comp) on devices that
-    // run the fast variants with subgroups of at least that cluster.
-    if (staged && parts == 1 && n <= kLaneSubgroupMaxRow && desc.K <= kLaneSubgroupMaxK &&
-        !laneSubgroupDisabledForTests) {
-        uint32_t cluster = 1;
-        while (cluster * kLaneSubgroupPerLane < n) cluster <<= 1;
-        plan.dispatches.back().fastKernel = std::string("topk_lane_subgroup.") + elementClass(in.DataType);
-        plan.dispatches.back().fastMinSubgroupSize = cluster;
-    }
     // The second pass ranks each candidate by binary searches in the other parts' lists, one invocation a
     // candidate; the merge, one invocation a row, does less work in all, which wins where rows are many and
     // each has many parts to search. H200 (bench/NOTES.md, issue 59), rank / merge us: (128,4096,64) K=16
@@ -392,7 +377,6 @@ bool largeSelect(const TopKDesc& desc) {
 bool chunkDisabledForTests = false;
 bool rankDisabledForTests = false;
 bool laneStagedDisabledForTests = false;
-bool laneSubgroupDisabledForTests = false;
 
 Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
     if (!desc.CountTensor.Sizes.empty() || !desc.CountTensor.Strides.empty())

@@ -73,13 +73,8 @@ Result<const kernels::KernelInfo*> chooseKernel(const core::PlanDispatch& d, con
     std::vector<std::string> candidates;
     // Some fast variants are one a key width where the portable ones are one a type (fastKernel).
     const std::string fast = (d.fastKernel.empty() ? d.kernel : d.fastKernel) + ".fast";
-    const AdapterFeatures& f = dev.backend->adapter().features;
     if (!d.hasModes) {
-        // A fast alternative (PlanDispatch::fastKernel) where the device's subgroups are large enough.
-        const bool alternative = !d.fastKernel.empty() && dev.options.kernels != KernelPreference::Portable &&
-                                 !dev.roundTrip && f.subgroupSize >= d.fastMinSubgroupSize;
-        candidates =
-            alternative ? std::vector<std::string>{fast, d.kernel} : std::vector<std::string>{d.kernel};
+        candidates = {d.kernel};
     } else if (dev.options.kernels == KernelPreference::Portable || dev.roundTrip) {
         candidates = {d.kernel + ".portable", fast}; // some classes have only one variant
     } else {
@@ -89,6 +84,7 @@ Result<const kernels::KernelInfo*> chooseKernel(const core::PlanDispatch& d, con
     // where the others exceed the device's. It has no D3D12 form.
     if (!dev.roundTrip && d.smallForm)
         candidates.push_back((d.hasModes ? d.kernel + ".portable" : d.kernel) + ".small");
+    const AdapterFeatures& f = dev.backend->adapter().features;
     const uint32_t have = detail::featureBits(f);
     std::string missing;
     for (const std::string& name : candidates) {

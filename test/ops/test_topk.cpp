@@ -2,8 +2,6 @@
 // TopK on the device against the CPU reference: every input type, index type, direction, rank and axis,
 // odd sizes, multi-tile rows, strided and broadcast inputs, ties, NaN and +-0.0, K from 0 to the axis. The
 // selection strategies for long rows (radix and sampled selection, K over 1024) are in test_topk_select.cpp.
-#include "runtime/access.hpp"
-#include "runtime/objects.hpp"
 #include "topk_cases.hpp"
 
 using namespace ripple;
@@ -220,7 +218,6 @@ TEST_CASE("TopK by invocation-private lists (K <= 32): one part or several, cont
 TEST_CASE("TopK by invocation-private lists staged through shared memory (rows of neighbouring elements)",
           "[topk][gpu][subgroups]") {
     WithoutRank lanes;
-    WithoutSubgroupLanes staged; // the short rows below would take topk_lane_subgroup on fast devices
     // topk_lane_staged loads a workgroup's parts together: the contiguous forms above, padded rows ({300, 77}
     // in rows of 80: 2 parts), and workgroups that straddle two parts ({1000, 300} K = 2: 34 parts of 9).
     // With one part per row it writes the outputs through the stage, 8 ranks a round: K = 12 and 20 take
@@ -241,53 +238,6 @@ TEST_CASE("TopK by invocation-private lists staged through shared memory (rows o
         },
         rng);
     checkMergedLanes(rng);
-}
-
-TEST_CASE("TopK of short rows by clusters of subgroup lanes (topk_lane_subgroup)", "[topk][gpu][subgroups]") {
-    WithoutRank lanes;
-    // Rows of one part up to 128 elements, K up to 16: rows of 1 (a cluster of one lane), K = n (every
-    // element taken, {1000, 7}), 33 (a cluster of 16 lanes, two slots used in its last), 100 and 128 (32
-    // lanes), 64 with K = 16 (ranks past the cluster's lanes: slots 0-1 of the writing lanes), many rows
-    // (workgroups looping), padded rows ({300, 33} in rows of 40) and rows of a 3-D tensor. Where the
-    // device's subgroups are smaller than the cluster (lavapipe at width 128: 4 lanes), or under portable
-    // kernels, topk_lane_staged runs the same plan.
-    struct Case {
-        Layout layout;
-        uint32_t k;
-    };
-    const Case cases[] = {
-        {{{7, 1}, {}, 1}, 1},     {{{1000, 7}, {}, 1}, 7},      {{{33, 33}, {}, 1}, 5},
-        {{{40, 100}, {}, 1}, 16}, {{{20, 128}, {}, 1}, 9},      {{{300, 64}, {}, 1}, 16},
-        {{{70001, 5}, {}, 1}, 2}, {{{300, 33}, {40, 1}, 1}, 5}, {{{4, 50, 20}, {}, 2}, 3},
-    };
-    std::mt19937 rng(5959);
-    for (KernelPreference pref : rt::kernelPreferences()) {
-        Device& dev = rt::device(pref);
-        const AdapterFeatures& f = dev.adapter().features;
-        for (const Case& c : cases) {
-            const uint32_t n = c.layout.sizes[c.layout.axis];
-            uint32_t cluster = 1;
-            while (cluster * 4 < n) cluster <<= 1;
-            const bool subgroup = pref != KernelPreference::Portable && f.subgroups && f.fullSubgroups &&
-                                  f.subgroupSize >= cluster;
-            for (DataType type : kTypes32) {
-                for (Data how : kAllData) {
-                    rt::HostTensor input(type, c.layout.sizes, c.layout.strides);
-                    fillData(input, rng, how);
-                    const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
-                    const DataType idx =
-                        std::array{DataType::UInt32, DataType::UInt64, DataType::Int64}[rng() % 3];
-                    const TopKDesc desc = makeTopKDesc(input.desc, c.layout.axis, c.k, dir, idx);
-                    auto op = dev.compile(desc);
-                    REQUIRE(op.ok());
-                    const std::string name = ripple::detail::impl(op.value())->kernels.front()->name;
-                    INFO(name);
-                    CHECK(name.rfind(subgroup ? "topk_lane_subgroup." : "topk_lane_staged.", 0) == 0);
-                    checkTopK(dev, input, c.layout.axis, c.k, dir, idx);
-                }
-            }
-        }
-    }
 }
 
 TEST_CASE("TopK by invocation-private lists on rows sorted against the direction (every element inserted)",

@@ -122,13 +122,6 @@ struct WithoutStagedLanes {
     ~WithoutStagedLanes() { core::laneStagedDisabledForTests = false; }
 };
 
-// Tests only: short rows in one part run topk_lane_staged on fast devices too while alive, not
-// topk_lane_subgroup.
-struct WithoutSubgroupLanes {
-    WithoutSubgroupLanes() { core::laneSubgroupDisabledForTests = true; }
-    ~WithoutSubgroupLanes() { core::laneSubgroupDisabledForTests = false; }
-};
-
 // One strategy's test: every layout x 32-bit-key type x data kind, with the default kernels and the
 // portable ones (once where they are the same: rt::kernelPreferences()). skip(layout, pref, data) leaves a
 // combination out (it may draw from rng); pickK(n) draws K for rows of n; the direction is drawn too. With a
