@@ -471,8 +471,12 @@ TEST_CASE("D3D12: uploads and downloads of buffers no pending work uses go on a 
     std::vector<uint32_t> got(256);
     if (dev.isComplete(ticket.value()).value()) { // vkd3d 1.2 may run a Wait for a value not yet signalled
         WARN("this D3D12 ran the submission without waiting for the engine's fence: no gate to test");
+    } else if (const Status down = dev.download(busy.value(), 0, got.data(), 1024, 50'000'000ull);
+               down.ok() && dev.isComplete(ticket.value()).value()) {
+        // The same vkd3d behaviour, caught after the check above: the submission ran between the two
+        // without its fence signalled (CI, a busy 2-core machine, 2026-12-03).
+        WARN("this D3D12 ran the submission without waiting for the engine's fence: no gate to test");
     } else {
-        const Status down = dev.download(busy.value(), 0, got.data(), 1024, 50'000'000ull);
         CHECK(down.code() == StatusCode::Timeout);
         CHECK(down.message().find("in use by ticket " + std::to_string(ticket.value().value)) !=
               std::string::npos);
