@@ -50,11 +50,20 @@ void fill(rt::HostTensor& t, ScatterReduction op, std::mt19937& rng) {
     for (uint64_t i = 0; i < t.count(); ++i) t.setBits(i, valueFor(t.desc.DataType, op, rng));
 }
 
-// 64-bit reductions need shaderInt64, which the D3D12 path does not offer: Unsupported there.
+// 64-bit reductions need shaderInt64, which the D3D12 path does not offer: Unsupported there. A device
+// without shaderInt64 or, for FLOAT64, shaderFloat64 (an emulated profile such as mobile-vk11) may refuse
+// 64-bit types too, naming the feature; where it has them, every case must compile.
 bool unsupportedHere(const Result<Operator>& op, DataType type, ScatterReduction reduction) {
-    if (!rt::hlslRoundTrip() || elementSize(type) != 8 || reduction == ScatterReduction::None) return false;
+    if (elementSize(type) != 8) return false;
     INFO(op.status().message());
+    if (rt::hlslRoundTrip() && reduction != ScatterReduction::None) {
+        CHECK(op.status().code() == StatusCode::Unsupported);
+        return true;
+    }
+    const AdapterFeatures& f = rt::device().adapter().features;
+    if (op.ok() || (f.int64 && (type != DataType::Float64 || f.float64))) return false;
     CHECK(op.status().code() == StatusCode::Unsupported);
+    CHECK(op.status().message().find(" needs ") != std::string::npos);
     return true;
 }
 
