@@ -68,20 +68,30 @@ Status addOrderedScatter(Plan& plan, const OrderedScatter& s, const PlanLimits& 
     p.push_back(static_cast<uint32_t>(blocks));
     appendGroupOrder(p, blockGroups);
     p.push_back(static_cast<uint32_t>(rounds));
+    // A radix pass's dispatch, field by field (a brace list that stops short of PlanDispatch's last fields
+    // draws clang's -Wmissing-field-initializers).
+    const auto sortDispatch = [sortBase](const char* kernel, bool hasModes, std::vector<PlanBinding> bindings,
+                                         uint32_t shift, uint32_t groups) {
+        PlanDispatch d;
+        d.kernel = kernel;
+        d.hasModes = hasModes;
+        d.bindings = std::move(bindings);
+        d.paramsBase = sortBase;
+        d.arg = shift;
+        d.groups = groups;
+        return d;
+    };
     uint32_t pass = 0;
     for (uint32_t shift = 0; shift < 32 && (uint64_t(s.targets) >> shift) != 0; shift += 8, ++pass) {
         const uint32_t from = pass % 2, to = 1 - from;
-        PlanDispatch hist{"pair_sort_hist", false, {{BindingKind::Params}, keys[from], counts},
-                          sortBase,         shift, blockGroups};
+        PlanDispatch hist = sortDispatch("pair_sort_hist", false, {{BindingKind::Params}, keys[from], counts},
+                                         shift, blockGroups);
         // hasModes: the fast variants scan with subgroup operations. A scan workgroup per digit.
-        PlanDispatch scan{"pair_sort_scan", true, {{BindingKind::Params}, counts}, sortBase, shift, 256};
-        PlanDispatch scatter{
-            "pair_sort_scatter",
-            true,
-            {{BindingKind::Params}, keys[from], numbers[from], counts, keys[to], numbers[to]},
-            sortBase,
-            shift,
-            blockGroups};
+        PlanDispatch scan = sortDispatch("pair_sort_scan", true, {{BindingKind::Params}, counts}, shift, 256);
+        PlanDispatch scatter =
+            sortDispatch("pair_sort_scatter", true,
+                         {{BindingKind::Params}, keys[from], numbers[from], counts, keys[to], numbers[to]},
+                         shift, blockGroups);
         plan.dispatches.push_back(std::move(hist));
         plan.dispatches.push_back(std::move(scan));
         if (s.splitScatter) { // the same bindings; each kernel declares the ones it uses
