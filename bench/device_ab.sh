@@ -25,7 +25,7 @@
 # Here, bench/device_pack.sh builds the variants and packs them (and fetches .gl).
 # usage (there, .gl and .gpu carried): bash bench/device_ab.sh base new
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 for f in .gl/*.deb; do dpkg -x "$f" /; done
 ldconfig
 for t in .gpu/*.tar.xz; do [ -f "$t" ] && tar -xJf "$t" -C .gpu; done

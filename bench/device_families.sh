@@ -9,7 +9,7 @@
 # run of many matrices lost some when each was its own file. The log is $OUT/log.txt.
 # usage (from the repository root, on the GPU machine): bash bench/device_families.sh STEP...
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 for f in .gl/*.deb; do dpkg -x "$f" / 2>/dev/null; done
 ldconfig
 for t in .gpu/*.tar.xz; do [ -f "$t" ] && tar -xJf "$t" -C .gpu; done

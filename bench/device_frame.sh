@@ -10,7 +10,7 @@
 # and with .gpu/engine_interop present, that sample under synchronization validation ($OUT/interop.txt).
 # usage (there, .gl and .gpu carried): bash bench/device_frame.sh base new
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 for f in .gl/*.deb; do dpkg -x "$f" /; done
 ldconfig
 for t in .gpu/*.tar.xz; do [ -f "$t" ] && tar -xJf "$t" -C .gpu; done
@@ -38,7 +38,7 @@ if [ -n "${TESTS:-}" ]; then
     tail -3 "$OUT/tests.txt" >>"$log"
 fi
 if [ -x .gpu/engine_interop ]; then
-    VK_LAYER_PATH=$PWD/.gpu VK_INSTANCE_LAYERS= .gpu/engine_interop >"$OUT/interop.txt" 2>&1
+    VK_LAYER_PATH=$PWD/.gpu VK_INSTANCE_LAYERS="" .gpu/engine_interop >"$OUT/interop.txt" 2>&1
     echo "engine_interop rc $?" >>"$OUT/interop.txt"
     tail -4 "$OUT/interop.txt" >>"$log"
 fi

@@ -126,6 +126,7 @@ check "ripple-run.exe devices lists lavapipe through Vulkan and a D3D12 adapter"
 # The operator tests run under Wine, by tag, none of them [exhaustive]; the cross-build compiles only the
 # test/ops files that hold them (tools/windows-cross-build.sh reads wine_files here, and a unit test fails when
 # a test with one of these tags lives in another file).
+# shellcheck disable=SC2034 # read by tools/windows-cross-build.sh, not here
 wine_files="test_counts;test_faults;test_recorder;test_recording;test_replay;test_scatter_deterministic;test_scatter_elements;test_scatter_in_place;test_scatter_nd;test_scatter_reduce;test_topk_strategies;test_user_kernel"
 wine_tags="scatter_nd;scatter_elements;scatter_in_place;topk_once;recorder;recording;replay;counts;user_kernel;faults;d3d12_real"
 # The same subset runs on both back-ends (on Linux, D3D12's is the d3d12-real label:

@@ -85,6 +85,7 @@ meet_glibc() { # LIB: its needs newer than this glibc met by the shim, or by the
         exit 1
     fi
     for symbol in $(echo "$newer" | awk '{print $2}'); do patchelf --clear-symbol-version "$symbol" "$1"; done
+    # shellcheck disable=SC2046 # one argument per version
     python3 "$root/tools/vkd3d/retarget_versions.py" "$1" $(echo "$newer" | awk '{print "GLIBC_" $1}' | sort -u)
     patchelf --add-needed libripple-glibc-compat.so "$1"
 }
