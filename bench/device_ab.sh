@@ -18,6 +18,8 @@
 #     each.
 #   - with STATS=1, ripple-kernel-stats (registers, machine code size) of the sampled selection's kernels
 #     that device_pack.sh packed, into $OUT/kernel-stats-VARIANT.txt;
+#   - with STREAM=1, ripple-stream-probe (TopK's lane access patterns with no selection, where the build
+#     has it), into $OUT/stream-VARIANT.txt;
 #   - with TESTS=REGEX, ripple-ops-tests (from .gpu/VARIANT) on the TopK cases matching it, the
 #     validation layer on, into $OUT/tests-VARIANT.txt (its last lines also into $OUT/log.txt). The whole
 #     [topk] suite takes over 170 s there with the validation layer: a call's limit must leave room.
@@ -57,6 +59,9 @@ for v in "$@"; do
     done
     if [ "${STATS:-0}" = 1 ]; then
         .gpu/"$v"/ripple-kernel-stats .gpu/"$v"/spv >"$OUT/kernel-stats-$v.txt" 2>&1
+    fi
+    if [ "${STREAM:-0}" = 1 ] && [ -x .gpu/"$v"/ripple-stream-probe ]; then
+        .gpu/"$v"/ripple-stream-probe >"$OUT/stream-$v.txt" 2>&1
     fi
     if [ -n "${TESTS:-}" ]; then
         echo "== $v tests $TESTS" >>"$log"

@@ -41,9 +41,9 @@ for arg in "$@"; do
         cmake --build "$build" --target ripple-bench ripple-bench-module ripple-profile ripple-ops-tests \
             ripple-kernel-stats
         cmake --build "$build" --target ripple-particles  # the frame loop's figures (issue 43)
-        if grep -q ripple-dispatch-floor "$src/bench/CMakeLists.txt"; then
-            cmake --build "$build" --target ripple-dispatch-floor
-        fi
+        for probe in ripple-dispatch-floor ripple-stream-probe; do  # where the build has them
+            if grep -q "$probe" "$src/bench/CMakeLists.txt"; then cmake --build "$build" --target "$probe"; fi
+        done
         if [ -n "$commit" ]; then echo "$commit" >"$build/.built-commit"; fi
     fi
     mkdir -p "$stage/$name"
@@ -58,8 +58,9 @@ for arg in "$@"; do
     done
     stats=$build/bench/ripple-kernel-stats
     if [ -f "$stats" ]; then cp "$stats" "$stage/$name/"; fi
-    floor=$build/bench/ripple-dispatch-floor  # the dispatch floor probe, where the build has it
-    if [ -f "$floor" ]; then cp "$floor" "$stage/$name/"; fi
+    for probe in ripple-dispatch-floor ripple-stream-probe; do  # the probes, where the build has them
+        if [ -f "$build/bench/$probe" ]; then cp "$build/bench/$probe" "$stage/$name/"; fi
+    done
     particles=$build/samples/particles/ripple-particles
     if [ -f "$particles" ]; then cp "$particles" "$stage/$name/"; fi
     if [ -n "$commit" ] && [ "$rev" != built ]; then git worktree remove --force "$src"; fi
