@@ -11,7 +11,8 @@
 #      (test/conformance/random_cases.py, seeded by the width; rows to 160,000, K to over 1024).
 #   2. Under each emulated profile (DeviceOptions::profile) at the width of its subgroup size: 30 random
 #      cases, where a refusal must name a feature the profile lacks (never a limit: the profiles with
-#      Vulkan's minimum limits take the small-device variants); and the [limits] tests once.
+#      Vulkan's minimum limits take the small-device variants); the [limits] tests once; the deterministic
+#      scatter tests under mobile-vk11 (no 64-bit shader types).
 # usage: tools/ci-subgroups.sh [BUILD_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -61,6 +62,10 @@ for t in "${tasks[@]}"; do cat "$build/subgroups-${t/ /-}.log"; done
 unset LP_NATIVE_VECTOR_WIDTH
 
 step "$ops" "[limits]"
+# The deterministic scatters on a profile without shaderInt64 and shaderFloat64: the small-device sort and
+# apply, and 64-bit types refused by name (they once failed there, and only a profile shows it).
+RIPPLE_DEVICE_PROFILE=mobile-vk11 LP_NATIVE_VECTOR_WIDTH=512 RIPPLE_VALIDATION=1 \
+    step "$ops" "[scatter_deterministic]~[exhaustive]"
 for entry in vulkan-minimum:128 android-baseline-2022:128 mobile-vk11:512 apple-m1-moltenvk:1024 \
     intel-iris-xe:1024 amd-rdna-wave64:2048 amd-rdna-wave32:1024 mali-valhall-panvk:512 \
     adreno-6xx-turnip:2048 powervr-rogue:128; do
