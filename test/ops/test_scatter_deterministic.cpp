@@ -3,6 +3,7 @@
 // duplicates applied in IndicesTensor's row-major order, so that the output equals the CPU reference (which
 // applies them in that order) bit for bit, float sums and products included, and stays the same bits when
 // the device runs the workgroups in other orders (core::groupOrderSeedForTests shuffles them).
+#include "profile_cases.hpp"
 #include "scatter_cases.hpp"
 #include "support/parts.hpp"
 
@@ -51,8 +52,9 @@ void fill(rt::HostTensor& t, ScatterReduction op, std::mt19937& rng) {
 }
 
 // 64-bit reductions need shaderInt64, which the D3D12 path does not offer: Unsupported there. A device
-// without shaderInt64 or, for FLOAT64, shaderFloat64 (an emulated profile such as mobile-vk11) may refuse
-// 64-bit types too, naming the feature; where it has them, every case must compile.
+// without what 64-bit types need (operators.hpp: shaderInt64, shaderBufferInt64Atomics, for FLOAT64 also
+// shaderFloat64; an emulated profile such as mobile-vk11) may refuse them too, naming the feature
+// (profile_cases.hpp's rule); where it has them, every case must compile.
 bool unsupportedHere(const Result<Operator>& op, DataType type, ScatterReduction reduction) {
     if (elementSize(type) != 8) return false;
     INFO(op.status().message());
@@ -61,9 +63,8 @@ bool unsupportedHere(const Result<Operator>& op, DataType type, ScatterReduction
         return true;
     }
     const AdapterFeatures& f = rt::device().adapter().features;
-    if (op.ok() || (f.int64 && (type != DataType::Float64 || f.float64))) return false;
-    CHECK(op.status().code() == StatusCode::Unsupported);
-    CHECK(op.status().message().find(" needs ") != std::string::npos);
+    if (op.ok() || (f.int64 && f.int64Atomics && (type != DataType::Float64 || f.float64))) return false;
+    pc::requireFeatureRefusal(op.status());
     return true;
 }
 
