@@ -9,10 +9,11 @@
 // PAT_lanes: each invocation loads its own part (topk_lane). PAT_staged: the workgroup loads its parts'
 // batches together, element after element of one part, into shared memory, a barrier each side of a batch
 // (topk_lane_staged; inner must be 1). PAT_quads: as staged, 16-byte loads (n and L multiples of 4).
+// PAT_direct4: as lanes, each invocation its own part, by 16-byte loads (inner 1, n and L multiples of 4).
 #extension GL_EXT_control_flow_attributes : enable
 layout(local_size_x = 256) in;
 layout(push_constant) uniform PC { uint n; uint rows; uint inner; uint L; uint parts; uint work; } pc;
-#if defined(PAT_quads)
+#if defined(PAT_quads) || defined(PAT_direct4)
 layout(std430, binding = 0) readonly buffer Input { uvec4 quads[]; };
 #else
 layout(std430, binding = 0) readonly buffer Input { uint words[]; };
@@ -48,6 +49,28 @@ void main() {
         [[unroll]] for (uint u = 0u; u < B; ++u) raw[u] = words[base + min(j0 + B + u, end - 1u) * stride];
         [[unroll]] for (uint u = 0u; u < B; ++u)
             if (j0 + u < end) fold(cur[u]);
+    }
+    outs[x] = gAcc;
+}
+#elif defined(PAT_direct4)
+void main() {
+    const uint x = gl_GlobalInvocationID.x;
+    if (x >= pc.rows * pc.parts) return;
+    const uint row = x % pc.rows, part = x / pc.rows;
+    const uint base = row * pc.n, begin = part * pc.L, end = min(pc.n, begin + pc.L);
+    uvec4 raw[B / 4u];
+    [[unroll]] for (uint v = 0u; v < B / 4u; ++v) {
+        const uint j = begin + 4u * v;
+        raw[v] = j < end ? quads[(base + j) >> 2u] : uvec4(0u);
+    }
+    for (uint j0 = begin; j0 < end; j0 += B) {
+        uvec4 cur[B / 4u] = raw;
+        [[unroll]] for (uint v = 0u; v < B / 4u; ++v) {
+            const uint j = j0 + B + 4u * v;
+            raw[v] = j < end ? quads[(base + j) >> 2u] : uvec4(0u);
+        }
+        [[unroll]] for (uint u = 0u; u < B; ++u)
+            if (j0 + u < end) fold(cur[u / 4u][u % 4u]);
     }
     outs[x] = gAcc;
 }

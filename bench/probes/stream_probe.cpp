@@ -14,18 +14,19 @@
 namespace {
 
 struct Case {
-    const char* pattern;                   // lanes, staged or quads
+    const char* pattern;                   // lanes, staged, quads or direct4
     uint32_t batch;                        // B: 8, 16 or 32
     uint32_t outer, n, inner, parts, work; // rows of (outer, n, inner) along n, split in parts
 };
 
 const ripple::KernelSource* sourceFor(const std::string& pattern, uint32_t batch) {
     using namespace stream_kernels;
-    const ripple::KernelSource* table[3][3] = {
+    const ripple::KernelSource* table[4][3] = {
         {&stream_lanes_lanes_b8, &stream_lanes_lanes_b16, &stream_lanes_lanes_b32},
         {&stream_lanes_staged_b8, &stream_lanes_staged_b16, &stream_lanes_staged_b32},
-        {&stream_lanes_quads_b8, &stream_lanes_quads_b16, &stream_lanes_quads_b32}};
-    const int p = pattern == "lanes" ? 0 : pattern == "staged" ? 1 : 2;
+        {&stream_lanes_quads_b8, &stream_lanes_quads_b16, &stream_lanes_quads_b32},
+        {&stream_lanes_direct4_b8, &stream_lanes_direct4_b16, &stream_lanes_direct4_b32}};
+    const int p = pattern == "lanes" ? 0 : pattern == "staged" ? 1 : pattern == "quads" ? 2 : 3;
     return table[p][batch == 8 ? 0 : batch == 16 ? 1 : 2];
 }
 
@@ -56,7 +57,7 @@ int main(int argc, char** argv) {
         for (uint32_t b : {8u, 16u, 32u})
             for (uint32_t work : {0u, 16u}) cases.push_back({"lanes", b, 128, 4096, 64, parts, work});
     for (uint32_t b : {8u, 32u}) cases.push_back({"lanes", b, 1, 32, 1, 1, 0}); // one row an invocation
-    for (const char* p : {"staged", "quads"})
+    for (const char* p : {"staged", "quads", "direct4"})
         for (uint32_t b : {8u, 16u, 32u})
             for (uint32_t work : {0u, 16u}) cases.push_back({p, b, 1, 32, 1, 1, work});
 
