@@ -25,31 +25,42 @@
 #     [topk] suite takes over 170 s there with the validation layer: a call's limit must leave room.
 # A matrix takes about 4 minutes there, and a device call at most 10: two matrices and a few profiles fit.
 # Here, bench/device_pack.sh builds the variants and packs them (and fetches .gl).
-# usage (there, .gl and .gpu carried): bash bench/device_ab.sh base new
+# usage (there, .gl and .gpu carried): bash bench/device_ab.sh base new [new@NAME=VALUE ...]
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 for f in .gl/*.deb; do dpkg -x "$f" /; done
 ldconfig
 for t in .gpu/*.tar.xz; do [ -f "$t" ] && tar -xJf "$t" -C .gpu; done
-.gpu/"$1"/ripple-bench record --ops 1 >/dev/null 2>&1 ||
+.gpu/"${1%%@*}"/ripple-bench record --ops 1 >/dev/null 2>&1 ||
     export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+# A VARIANT may carry one environment setting for all its runs, FOLDER@NAME=VALUE (e.g.
+# x@RIPPLE_EXP_LANE_DIRECT_QUADS=1: an experiment's switch in that build); its outputs are labelled
+# FOLDER-NAME. Sets v (the folder), lab (the label) and setting, and exports the setting.
+variant() {
+    v=${1%%@*} lab=${1%%@*} setting=""
+    if [[ $1 == *@* ]]; then
+        setting=${1#*@} lab=$v-${setting%%=*}
+        export "${setting?}"
+    fi
+}
 log=$OUT/log.txt
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv >>"$log" 2>&1
-for v in "$@"; do
+for arg in "$@"; do
+    variant "$arg"
     if [ -n "${PROFILE:-}" ]; then
         for c in $PROFILE; do  # ripple-profile writes into an existing folder
-            mkdir -p /tmp/prof-"$v"-"$c"
-            .gpu/"$v"/ripple-profile --case "$c" --out /tmp/prof-"$v"-"$c" >>"$log" 2>&1
+            mkdir -p /tmp/prof-"$lab"-"$c"
+            .gpu/"$v"/ripple-profile --case "$c" --out /tmp/prof-"$lab"-"$c" >>"$log" 2>&1
         done
-        cat /tmp/prof-"$v"-*/profile.md >"$OUT/profile-$v.md"
+        cat /tmp/prof-"$lab"-*/profile.md >"$OUT/profile-$lab.md"
     fi
     for c in ${LEVELS:-}; do
-        echo "== $v levels $c" >>"$log"
+        echo "== $lab levels $c" >>"$log"
         .gpu/"$v"/ripple-bench topk --case "$c" >>"$log" 2>&1
     done
     for fam in ${FAMILIES:-fast}; do
         for s in ${SHAPES:-}; do
-            echo "== $v $fam $s" >>"$log"
+            echo "== $lab $fam $s" >>"$log"
             case $fam in
             fast) .gpu/"$v"/ripple-bench topk --shape "$s" 2>&1 | grep "levels us" >>"$log" ;;
             portable) .gpu/"$v"/ripple-bench topk --shape "$s" --kernels portable 2>&1 | grep "levels us" >>"$log" ;;
@@ -58,26 +69,29 @@ for v in "$@"; do
         done
     done
     if [ "${STATS:-0}" = 1 ]; then
-        .gpu/"$v"/ripple-kernel-stats .gpu/"$v"/spv >"$OUT/kernel-stats-$v.txt" 2>&1
+        .gpu/"$v"/ripple-kernel-stats .gpu/"$v"/spv >"$OUT/kernel-stats-$lab.txt" 2>&1
     fi
     if [ "${STREAM:-0}" = 1 ] && [ -x .gpu/"$v"/ripple-stream-probe ]; then
-        .gpu/"$v"/ripple-stream-probe >"$OUT/stream-$v.txt" 2>&1
+        .gpu/"$v"/ripple-stream-probe >"$OUT/stream-$lab.txt" 2>&1
     fi
     if [ -n "${TESTS:-}" ]; then
-        echo "== $v tests $TESTS" >>"$log"
+        echo "== $lab tests $TESTS" >>"$log"
         # into its own file as it runs: a run cut off by the call's limit keeps what it printed
         VK_LAYER_PATH=$PWD/.gpu RIPPLE_VALIDATION=1 .gpu/"$v"/ripple-ops-tests "$TESTS" \
-            >"$OUT/tests-$v.txt" 2>&1
-        tail -5 "$OUT/tests-$v.txt" >>"$log"
+            >"$OUT/tests-$lab.txt" 2>&1
+        tail -5 "$OUT/tests-$lab.txt" >>"$log"
     fi
+    [ -z "$setting" ] || unset "${setting%%=*}"
 done
 if [ "${MATRIX:-0}" = 1 ]; then
     for r in $(seq "${ROUNDS:-1}"); do
-        for v in ${MATRIX_VARIANTS:-$@}; do
+        for arg in ${MATRIX_VARIANTS:-$@}; do
+            variant "$arg"
             python3 bench/matrix.py --lib .gpu/"$v"/libripple-bench-module.so --processes 3 --what topk \
-                --out /tmp/matrix-"$v"-"$r" >>"$log" 2>&1
-            cp /tmp/matrix-"$v"-"$r"/matrix.md "$OUT/matrix-$v-$r.md"
-            cp /tmp/matrix-"$v"-"$r"/matrix.json "$OUT/matrix-$v-$r.json"
+                --out /tmp/matrix-"$lab"-"$r" >>"$log" 2>&1
+            cp /tmp/matrix-"$lab"-"$r"/matrix.md "$OUT/matrix-$lab-$r.md"
+            cp /tmp/matrix-"$lab"-"$r"/matrix.json "$OUT/matrix-$lab-$r.json"
+            [ -z "$setting" ] || unset "${setting%%=*}"
         done
     done
 fi
