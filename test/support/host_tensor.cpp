@@ -84,17 +84,24 @@ uint64_t floatBits(ripple::DataType t, double v) {
 } // namespace
 
 uint64_t nanBits(ripple::DataType t, uint64_t payload, bool negative) {
+    uint64_t sign = 0x8000000000000000ull, inf = 0x7FF0000000000000ull, mantissa = 0xFFFFFFFFFFFFFull;
     switch (t) {
     case ripple::DataType::Float16:
-        return (negative ? 0xFC00 : 0x7C00) | (1 + payload % 0x3FF);
+        sign = 0x8000, inf = 0x7C00, mantissa = 0x3FF;
+        break;
     case ripple::DataType::Float32:
-        return (negative ? 0xFF800000u : 0x7F800000u) | (1 + payload % 0x7FFFFF);
+        sign = 0x80000000u, inf = 0x7F800000u, mantissa = 0x7FFFFF;
+        break;
     case ripple::DataType::BFloat16:
-        return (negative ? 0xFF80 : 0x7F80) | (1 + payload % 0x7F);
+        sign = 0x8000, inf = 0x7F80, mantissa = 0x7F;
+        break;
     default:
-        return (negative ? 0xFFF0000000000000ull : 0x7FF0000000000000ull) |
-               (1 + payload % 0xFFFFFFFFFFFFFull);
+        break;
     }
+    // A quarter each the smallest payload (next to infinity, where a "> infinity" test sits) and the
+    // largest; the rest drawn.
+    const uint64_t pick = payload % 4, drawn = 1 + (payload >> 2) % mantissa;
+    return (negative ? sign : 0) | inf | (pick == 0 ? 1 : pick == 1 ? mantissa : drawn);
 }
 
 uint64_t denormalBits(ripple::DataType t, uint64_t mantissa, bool negative) {
