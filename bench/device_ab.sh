@@ -35,11 +35,15 @@ for t in .gpu/*.tar.xz; do [ -f "$t" ] && tar -xJf "$t" -C .gpu; done
     export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 # A VARIANT may carry one environment setting for all its runs, FOLDER@NAME=VALUE (e.g.
 # x@RIPPLE_EXP_LANE_DIRECT_QUADS=1: an experiment's switch in that build); its outputs are labelled
-# FOLDER-NAME. Sets v (the folder), lab (the label) and setting, and exports the setting.
+# FOLDER-NAME-VALUE, less NAME's RIPPLE_EXP_ and with VALUE's other characters than letters and digits as
+# _ (x-LANE_GROUP-16_1_64 for x@RIPPLE_EXP_LANE_GROUP=16/1/64), so that one switch's values run side by
+# side. Sets v (the folder), lab (the label) and setting, and exports the setting.
 variant() {
     v=${1%%@*} lab=${1%%@*} setting=""
     if [[ $1 == *@* ]]; then
-        setting=${1#*@} lab=$v-${setting%%=*}
+        setting=${1#*@}
+        local name=${setting%%=*} value=${setting#*=}
+        lab=$v-${name#RIPPLE_EXP_}-${value//[^A-Za-z0-9]/_}
         export "${setting?}"
     fi
 }
