@@ -39,6 +39,51 @@ std::vector<uint32_t> readSpirv(const std::string& path) {
     return words;
 }
 
+// What the device can compile: a variant whose SPIR-V declares a capability the device lacks is skipped,
+// not compiled (creating its pipeline is invalid usage; RADV aborts on a float atomic add it lacks).
+struct Supported {
+    VkPhysicalDeviceFeatures core{};
+    VkPhysicalDeviceVulkan11Features f11{};
+    VkPhysicalDeviceVulkan12Features f12{};
+    VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomicFloat{};
+    VkSubgroupFeatureFlags subgroupOps = 0;
+    bool signedZeroInfNan32 = false;
+};
+
+// The first capability of the module that `has` does not cover, or nullptr when it can be compiled.
+const char* missingCapability(const std::vector<uint32_t>& words, const Supported& has) {
+    for (size_t at = 5; at < words.size();) {
+        const uint32_t length = words[at] >> 16, opcode = words[at] & 0xFFFFu;
+        if (length == 0 || at + length > words.size()) return "a well-formed module";
+        if (opcode == 17 && length >= 2) { // OpCapability
+            const uint32_t c = words[at + 1];
+            const VkSubgroupFeatureFlags ops = has.subgroupOps;
+            if (c == 9 && !has.f12.shaderFloat16) return "Float16";
+            if (c == 10 && !has.core.shaderFloat64) return "Float64";
+            if (c == 11 && !has.core.shaderInt64) return "Int64";
+            if (c == 12 && !has.f12.shaderBufferInt64Atomics) return "Int64Atomics";
+            if (c == 22 && !has.core.shaderInt16) return "Int16";
+            if (c == 39 && !has.f12.shaderInt8) return "Int8";
+            if (c == 4433 && !has.f11.storageBuffer16BitAccess) return "StorageBuffer16BitAccess";
+            if (c == 4448 && !has.f12.storageBuffer8BitAccess) return "StorageBuffer8BitAccess";
+            if (c == 4468 && !has.signedZeroInfNan32) return "SignedZeroInfNanPreserve";
+            if (c == 6033 && !has.atomicFloat.shaderBufferFloat32AtomicAdd) return "AtomicFloat32AddEXT";
+            if (c == 6034 && !has.atomicFloat.shaderBufferFloat64AtomicAdd) return "AtomicFloat64AddEXT";
+            if (c == 61 && !(ops & VK_SUBGROUP_FEATURE_BASIC_BIT)) return "GroupNonUniform";
+            if (c == 62 && !(ops & VK_SUBGROUP_FEATURE_VOTE_BIT)) return "GroupNonUniformVote";
+            if (c == 63 && !(ops & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT)) return "GroupNonUniformArithmetic";
+            if (c == 64 && !(ops & VK_SUBGROUP_FEATURE_BALLOT_BIT)) return "GroupNonUniformBallot";
+            if (c == 65 && !(ops & VK_SUBGROUP_FEATURE_SHUFFLE_BIT)) return "GroupNonUniformShuffle";
+            if (c == 66 && !(ops & VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT))
+                return "GroupNonUniformShuffleRelative";
+            if (c == 67 && !(ops & VK_SUBGROUP_FEATURE_CLUSTERED_BIT)) return "GroupNonUniformClustered";
+            if (c == 68 && !(ops & VK_SUBGROUP_FEATURE_QUAD_BIT)) return "GroupNonUniformQuad";
+        }
+        at += length;
+    }
+    return nullptr;
+}
+
 std::string valueOf(const VkPipelineExecutableStatisticKHR& s) {
     switch (s.format) {
     case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR:
@@ -189,14 +234,44 @@ int main(int argc, char** argv) {
     vkGetPhysicalDeviceProperties(gpu, &props);
     std::printf("device: %s\n", props.deviceName);
 
-    // Every feature the device has, so that every variant's capabilities are enabled.
+    // Every feature the device has, so that every variant's capabilities are enabled; the extensions'
+    // feature structs are chained only where the device has the extension.
+    uint32_t extensionCount = 0;
+    vkEnumerateDeviceExtensionProperties(gpu, nullptr, &extensionCount, nullptr);
+    std::vector<VkExtensionProperties> available(extensionCount);
+    vkEnumerateDeviceExtensionProperties(gpu, nullptr, &extensionCount, available.data());
+    auto hasExtension = [&](const char* name) {
+        for (const auto& e : available)
+            if (std::strcmp(e.extensionName, name) == 0) return true;
+        return false;
+    };
+    std::vector<const char*> extensions;
+    Supported has;
     VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR exec{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
-    VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &exec};
-    VkPhysicalDeviceVulkan11Features f11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &f12};
-    VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f11};
+    has.atomicFloat = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
+    has.f12 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    has.f11 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &has.f12};
+    void** tail = &has.f12.pNext;
+    if (hasExtension(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME)) {
+        extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+        *tail = &exec, tail = &exec.pNext;
+    }
+    if (hasExtension(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME)) {
+        extensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+        *tail = &has.atomicFloat, tail = &has.atomicFloat.pNext;
+    }
+    VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &has.f11};
     vkGetPhysicalDeviceFeatures2(gpu, &features);
-    if (!exec.pipelineExecutableInfo) f12.pNext = nullptr; // the extension is not enabled then
+    has.core = features.features;
+    VkPhysicalDeviceFloatControlsProperties floatControls{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES};
+    VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES,
+                                                &floatControls};
+    VkPhysicalDeviceProperties2 props2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup};
+    vkGetPhysicalDeviceProperties2(gpu, &props2);
+    has.subgroupOps = subgroup.supportedOperations;
+    has.signedZeroInfNan32 = floatControls.shaderSignedZeroInfNanPreserveFloat32;
     if (!exec.pipelineExecutableInfo && !jit) {
         std::fprintf(stderr, "ripple-kernel-stats: %s has no pipelineExecutableInfo\n", props.deviceName);
         return 1;
@@ -205,12 +280,11 @@ int main(int argc, char** argv) {
     VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
     queue.queueCount = 1;
     queue.pQueuePriorities = &priority;
-    const char* extensions[] = {VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME};
     VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features};
     dci.queueCreateInfoCount = 1;
     dci.pQueueCreateInfos = &queue;
-    dci.enabledExtensionCount = exec.pipelineExecutableInfo ? 1 : 0;
-    dci.ppEnabledExtensionNames = extensions;
+    dci.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+    dci.ppEnabledExtensionNames = extensions.data();
     VkDevice device;
     if (fail(vkCreateDevice(gpu, &dci, nullptr, &device), "vkCreateDevice")) return 1;
     auto getExecutables = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
@@ -241,6 +315,11 @@ int main(int argc, char** argv) {
 
     for (const std::string& name : names) {
         const std::vector<uint32_t> words = readSpirv(dir + "/" + name);
+        if (const char* missing = words.size() < 5 ? "a SPIR-V header" : missingCapability(words, has)) {
+            std::printf("%s: skipped, the device lacks %s\n", name.substr(0, name.size() - 4).c_str(),
+                        missing);
+            continue;
+        }
         VkShaderModuleCreateInfo smi{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
         smi.codeSize = words.size() * 4;
         smi.pCode = words.data();
