@@ -54,3 +54,54 @@ for r in range(200):
     for w in range(8):
         c=collections.Counter(keys[w*32+l]>>24 for l in range(32)); sp+=max(c.values())
 print("guess right %d/200, sample step serialized passes/row %.0f"%(ok, sp/200))
+
+# topk_chunk's last workgroup at (1,152064) K=40: the list holds each chunk's candidates (about 67 a chunk
+# of 4096 by the chunks' early stop; here each chunk's best 67), entry e at invocation e % 256. Its first
+# histogram step: the passes its warp atomics serialize into, and the key bytes all entries share (what
+# bench/experiments/issue59-chunk-common-prefix.patch skips).
+n2, K2, B2 = 152064, 40, 67
+passes = shared = 0
+for r in range(20):
+    keys = [key(random.gauss(0, 1)) for _ in range(n2)]
+    lst = []
+    for c in range(0, n2, 4096):
+        lst += sorted(keys[c:c + 4096])[:B2]
+    for w in range(0, len(lst), 32):  # warp w's entries in one atomic instruction (consecutive e)
+        passes += max(collections.Counter(k >> 24 for k in lst[w:w + 32]).values())
+    a = o = lst[0]
+    for k in lst:
+        a &= k; o |= k
+    d = a ^ o
+    shared += (32 - d.bit_length()) // 8
+print("final list %d entries: first step %.0f serialized passes (%d warp atomics), %.1f key bytes shared"
+      % (len(lst), passes / 20, (len(lst) + 31) // 32, shared / 20))
+
+# The same first steps with a subgroup's adds to its first active lane's bin made once, twice over
+# (issue59-chunk-hist.patch, bit 1): passes = 2 aggregated adds + the rest's largest same-bin group.
+def aggregated(bins):
+    rest = list(bins)
+    p = 0
+    for _ in range(2):
+        if not rest:
+            break
+        lead = rest[0]
+        rest = [b for b in rest if b != lead]
+        p += 1
+    return p + (max(collections.Counter(rest).values()) if rest else 0)
+plain = agg = aggf = 0
+for r in range(20):
+    keys = [key(random.gauss(0, 1)) for _ in range(4096)]
+    for w in range(8):
+        for j in range(16):
+            bins = [keys[j * 256 + w * 32 + l] >> 24 for l in range(32)]
+            plain += max(collections.Counter(bins).values())
+            agg += aggregated(bins)
+print("a chunk's (or row's) first step: %.0f passes a 4096-key chunk, %.0f aggregated" % (plain / 20, agg / 20))
+for r in range(20):
+    keys = [key(random.gauss(0, 1)) for _ in range(n2)]
+    lst = []
+    for c in range(0, n2, 4096):
+        lst += sorted(keys[c:c + 4096])[:B2]
+    for w in range(0, len(lst), 32):
+        aggf += aggregated([k >> 24 for k in lst[w:w + 32]])
+print("the final's first step: %.0f passes aggregated" % (aggf / 20))
