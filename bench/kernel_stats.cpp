@@ -50,11 +50,12 @@ struct Supported {
     bool signedZeroInfNan32 = false;
 };
 
-// The first capability of the module that `has` does not cover, or nullptr when it can be compiled.
+// The first capability of the module that `has` does not cover, "" for a module that is not well formed, or
+// nullptr when it can be compiled.
 const char* missingCapability(const std::vector<uint32_t>& words, const Supported& has) {
     for (size_t at = 5; at < words.size();) {
         const uint32_t length = words[at] >> 16, opcode = words[at] & 0xFFFFu;
-        if (length == 0 || at + length > words.size()) return "a well-formed module";
+        if (length == 0 || at + length > words.size()) return "";
         if (opcode == 17 && length >= 2) { // OpCapability
             const uint32_t c = words[at + 1];
             const VkSubgroupFeatureFlags ops = has.subgroupOps;
@@ -315,9 +316,9 @@ int main(int argc, char** argv) {
 
     for (const std::string& name : names) {
         const std::vector<uint32_t> words = readSpirv(dir + "/" + name);
-        if (const char* missing = words.size() < 5 ? "a SPIR-V header" : missingCapability(words, has)) {
-            std::printf("%s: skipped, the device lacks %s\n", name.substr(0, name.size() - 4).c_str(),
-                        missing);
+        if (const char* missing = words.size() < 5 ? "" : missingCapability(words, has)) {
+            std::printf("%s: skipped, %s%s\n", name.substr(0, name.size() - 4).c_str(),
+                        *missing ? "the device lacks " : "not a well-formed SPIR-V module", missing);
             continue;
         }
         VkShaderModuleCreateInfo smi{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
