@@ -12,6 +12,8 @@
 //
 // A plain Vulkan program (the system loader, not libripple's private volk): one generic pipeline layout,
 // eight storage buffers and 64 bytes of push constants, is compatible with every ripple kernel.
+#include "kernels/spirv_interface.hpp"
+
 #include <vulkan/vulkan.h>
 
 #include <algorithm>
@@ -39,51 +41,27 @@ std::vector<uint32_t> readSpirv(const std::string& path) {
     return words;
 }
 
-// What the device can compile: a variant whose SPIR-V declares a capability the device lacks is skipped,
-// not compiled (creating its pipeline is invalid usage; RADV aborts on a float atomic add it lacks).
-struct Supported {
-    VkPhysicalDeviceFeatures core{};
-    VkPhysicalDeviceVulkan11Features f11{};
-    VkPhysicalDeviceVulkan12Features f12{};
-    VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomicFloat{};
-    VkSubgroupFeatureFlags subgroupOps = 0;
-    bool signedZeroInfNan32 = false;
+// What the device can compile: a variant whose SPIR-V needs a feature the device lacks (libripple's own
+// reading of its capabilities, kernels/spirv_interface.hpp) is skipped, not compiled (creating its pipeline
+// is invalid usage; RADV aborts on a float atomic add it lacks).
+struct FeatureName {
+    uint32_t bit;
+    const char* name;
 };
-
-// The first capability of the module that `has` does not cover, "" for a module that is not well formed, or
-// nullptr when it can be compiled.
-const char* missingCapability(const std::vector<uint32_t>& words, const Supported& has) {
-    for (size_t at = 5; at < words.size();) {
-        const uint32_t length = words[at] >> 16, opcode = words[at] & 0xFFFFu;
-        if (length == 0 || at + length > words.size()) return "";
-        if (opcode == 17 && length >= 2) { // OpCapability
-            const uint32_t c = words[at + 1];
-            const VkSubgroupFeatureFlags ops = has.subgroupOps;
-            if (c == 9 && !has.f12.shaderFloat16) return "Float16";
-            if (c == 10 && !has.core.shaderFloat64) return "Float64";
-            if (c == 11 && !has.core.shaderInt64) return "Int64";
-            if (c == 12 && !has.f12.shaderBufferInt64Atomics) return "Int64Atomics";
-            if (c == 22 && !has.core.shaderInt16) return "Int16";
-            if (c == 39 && !has.f12.shaderInt8) return "Int8";
-            if (c == 4433 && !has.f11.storageBuffer16BitAccess) return "StorageBuffer16BitAccess";
-            if (c == 4448 && !has.f12.storageBuffer8BitAccess) return "StorageBuffer8BitAccess";
-            if (c == 4468 && !has.signedZeroInfNan32) return "SignedZeroInfNanPreserve";
-            if (c == 6033 && !has.atomicFloat.shaderBufferFloat32AtomicAdd) return "AtomicFloat32AddEXT";
-            if (c == 6034 && !has.atomicFloat.shaderBufferFloat64AtomicAdd) return "AtomicFloat64AddEXT";
-            if (c == 61 && !(ops & VK_SUBGROUP_FEATURE_BASIC_BIT)) return "GroupNonUniform";
-            if (c == 62 && !(ops & VK_SUBGROUP_FEATURE_VOTE_BIT)) return "GroupNonUniformVote";
-            if (c == 63 && !(ops & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT)) return "GroupNonUniformArithmetic";
-            if (c == 64 && !(ops & VK_SUBGROUP_FEATURE_BALLOT_BIT)) return "GroupNonUniformBallot";
-            if (c == 65 && !(ops & VK_SUBGROUP_FEATURE_SHUFFLE_BIT)) return "GroupNonUniformShuffle";
-            if (c == 66 && !(ops & VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT))
-                return "GroupNonUniformShuffleRelative";
-            if (c == 67 && !(ops & VK_SUBGROUP_FEATURE_CLUSTERED_BIT)) return "GroupNonUniformClustered";
-            if (c == 68 && !(ops & VK_SUBGROUP_FEATURE_QUAD_BIT)) return "GroupNonUniformQuad";
-        }
-        at += length;
-    }
-    return nullptr;
-}
+constexpr FeatureName kFeatureNames[] = {
+    {ripple::kernels::FeatureInt64, "shaderInt64"},
+    {ripple::kernels::FeatureInt16, "shaderInt16"},
+    {ripple::kernels::FeatureInt8, "shaderInt8"},
+    {ripple::kernels::FeatureStorage8, "storageBuffer8BitAccess"},
+    {ripple::kernels::FeatureStorage16, "storageBuffer16BitAccess"},
+    {ripple::kernels::FeatureInt64Atomics, "shaderBufferInt64Atomics"},
+    {ripple::kernels::FeatureSubgroupBasic, "subgroup basic, ballot, arithmetic and shuffle operations"},
+    {ripple::kernels::FeatureFloat16, "shaderFloat16"},
+    {ripple::kernels::FeatureFloat64, "shaderFloat64"},
+    {ripple::kernels::FeatureFloat32AtomicAdd, "shaderBufferFloat32AtomicAdd"},
+    {ripple::kernels::FeatureProfiling, "VK_KHR_shader_clock"},
+    {ripple::kernels::FeatureFloat32NanPreserve, "shaderSignedZeroInfNanPreserveFloat32"},
+};
 
 std::string valueOf(const VkPipelineExecutableStatisticKHR& s) {
     switch (s.format) {
@@ -247,32 +225,47 @@ int main(int argc, char** argv) {
         return false;
     };
     std::vector<const char*> extensions;
-    Supported has;
     VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR exec{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
-    has.atomicFloat = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
-    has.f12 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-    has.f11 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &has.f12};
-    void** tail = &has.f12.pNext;
-    if (hasExtension(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME)) {
-        extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
-        *tail = &exec, tail = &exec.pNext;
-    }
-    if (hasExtension(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME)) {
-        extensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
-        *tail = &has.atomicFloat, tail = &has.atomicFloat.pNext;
-    }
-    VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &has.f11};
+    VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomicFloat{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
+    VkPhysicalDeviceShaderClockFeaturesKHR clock{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR};
+    VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceVulkan11Features f11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &f12};
+    void** tail = &f12.pNext;
+    auto chain = [&](const char* extension, void* features, void** next) {
+        if (!hasExtension(extension)) return;
+        extensions.push_back(extension);
+        if (features) *tail = features, tail = next;
+    };
+    chain(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME, &exec, &exec.pNext);
+    chain(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME, &atomicFloat, &atomicFloat.pNext);
+    chain(VK_KHR_SHADER_CLOCK_EXTENSION_NAME, &clock, &clock.pNext);
+    chain(VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME, nullptr, nullptr);
+    VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f11};
     vkGetPhysicalDeviceFeatures2(gpu, &features);
-    has.core = features.features;
     VkPhysicalDeviceFloatControlsProperties floatControls{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES};
     VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES,
                                                 &floatControls};
     VkPhysicalDeviceProperties2 props2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup};
     vkGetPhysicalDeviceProperties2(gpu, &props2);
-    has.subgroupOps = subgroup.supportedOperations;
-    has.signedZeroInfNan32 = floatControls.shaderSignedZeroInfNanPreserveFloat32;
+    const VkSubgroupFeatureFlags subgroupNeeded =
+        VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT | VK_SUBGROUP_FEATURE_ARITHMETIC_BIT |
+        VK_SUBGROUP_FEATURE_SHUFFLE_BIT;
+    namespace k = ripple::kernels;
+    const uint32_t supported =
+        (features.features.shaderInt64 ? k::FeatureInt64 : 0) |
+        (features.features.shaderInt16 ? k::FeatureInt16 : 0) | (f12.shaderInt8 ? k::FeatureInt8 : 0) |
+        (f12.storageBuffer8BitAccess ? k::FeatureStorage8 : 0) |
+        (f11.storageBuffer16BitAccess ? k::FeatureStorage16 : 0) |
+        (f12.shaderBufferInt64Atomics ? k::FeatureInt64Atomics : 0) |
+        ((subgroup.supportedOperations & subgroupNeeded) == subgroupNeeded ? k::FeatureSubgroupBasic : 0) |
+        (f12.shaderFloat16 ? k::FeatureFloat16 : 0) |
+        (features.features.shaderFloat64 ? k::FeatureFloat64 : 0) |
+        (atomicFloat.shaderBufferFloat32AtomicAdd ? k::FeatureFloat32AtomicAdd : 0) |
+        (clock.shaderSubgroupClock ? k::FeatureProfiling : 0) |
+        (floatControls.shaderSignedZeroInfNanPreserveFloat32 ? k::FeatureFloat32NanPreserve : 0);
     if (!exec.pipelineExecutableInfo && !jit) {
         std::fprintf(stderr, "ripple-kernel-stats: %s has no pipelineExecutableInfo\n", props.deviceName);
         return 1;
@@ -316,9 +309,14 @@ int main(int argc, char** argv) {
 
     for (const std::string& name : names) {
         const std::vector<uint32_t> words = readSpirv(dir + "/" + name);
-        if (const char* missing = words.size() < 5 ? "" : missingCapability(words, has)) {
-            std::printf("%s: skipped, %s%s\n", name.substr(0, name.size() - 4).c_str(),
-                        *missing ? "the device lacks " : "not a well-formed SPIR-V module", missing);
+        const ripple::kernels::SpirvInterface iface =
+            ripple::kernels::readSpirvInterface(words.data(), words.size());
+        const uint32_t missing = iface.features & ~supported;
+        if (!iface.error.empty() || missing) {
+            std::string why = iface.error;
+            for (const FeatureName& f : kFeatureNames)
+                if (missing & f.bit) why += std::string(why.empty() ? "the device lacks " : ", ") + f.name;
+            std::printf("%s: skipped, %s\n", name.substr(0, name.size() - 4).c_str(), why.c_str());
             continue;
         }
         VkShaderModuleCreateInfo smi{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
