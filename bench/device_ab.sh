@@ -33,19 +33,26 @@ ldconfig
 for t in .gpu/*.tar.xz; do [ -f "$t" ] && tar -xJf "$t" -C .gpu; done
 .gpu/"${1%%@*}"/ripple-bench record --ops 1 >/dev/null 2>&1 ||
     export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-# A VARIANT may carry one environment setting for all its runs, FOLDER@NAME=VALUE (e.g.
+# A VARIANT may carry environment settings for all its runs, FOLDER@NAME=VALUE[@NAME=VALUE...] (e.g.
 # x@RIPPLE_EXP_LANE_DIRECT_QUADS=1: an experiment's switch in that build); its outputs are labelled
-# FOLDER-NAME-VALUE, less NAME's RIPPLE_EXP_ and with VALUE's other characters than letters and digits as
-# _ (x-LANE_GROUP-16_1_64 for x@RIPPLE_EXP_LANE_GROUP=16/1/64), so that one switch's values run side by
-# side. Sets v (the folder), lab (the label) and setting, and exports the setting.
+# FOLDER-NAME-VALUE..., less NAME's RIPPLE_EXP_ and with VALUE's other characters than letters and digits
+# as _ (x-LANE_GROUP-16_1_64 for x@RIPPLE_EXP_LANE_GROUP=16/1/64), so that one switch's values run side by
+# side. Sets v (the folder), lab (the label) and settings, and exports the settings; unvariant unsets them.
 variant() {
-    v=${1%%@*} lab=${1%%@*} setting=""
+    v=${1%%@*} lab=${1%%@*} settings=()
     if [[ $1 == *@* ]]; then
-        setting=${1#*@}
-        local name=${setting%%=*} value=${setting#*=}
-        lab=$v-${name#RIPPLE_EXP_}-${value//[^A-Za-z0-9]/_}
-        export "${setting?}"
+        local rest=${1#*@} setting name value
+        IFS=@ read -r -a settings <<<"$rest"
+        for setting in "${settings[@]}"; do
+            name=${setting%%=*} value=${setting#*=}
+            lab=$lab-${name#RIPPLE_EXP_}-${value//[^A-Za-z0-9]/_}
+            export "${setting?}"
+        done
     fi
+}
+unvariant() {
+    local setting
+    for setting in "${settings[@]}"; do unset "${setting%%=*}"; done
 }
 log=$OUT/log.txt
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu --format=csv >>"$log" 2>&1
@@ -85,7 +92,7 @@ for arg in "$@"; do
             >"$OUT/tests-$lab.txt" 2>&1
         tail -5 "$OUT/tests-$lab.txt" >>"$log"
     fi
-    [ -z "$setting" ] || unset "${setting%%=*}"
+    unvariant
 done
 if [ "${MATRIX:-0}" = 1 ]; then
     for r in $(seq "${ROUNDS:-1}"); do
@@ -95,7 +102,7 @@ if [ "${MATRIX:-0}" = 1 ]; then
                 --out /tmp/matrix-"$lab"-"$r" >>"$log" 2>&1
             cp /tmp/matrix-"$lab"-"$r"/matrix.md "$OUT/matrix-$lab-$r.md"
             cp /tmp/matrix-"$lab"-"$r"/matrix.json "$OUT/matrix-$lab-$r.json"
-            [ -z "$setting" ] || unset "${setting%%=*}"
+            unvariant
         done
     done
 fi
