@@ -18,6 +18,12 @@ layout(std430, binding = 1) readonly buffer Input { uint inputWords[]; };
 layout(std430, binding = 2) buffer Values { uint values[]; };
 layout(std430, binding = 3) writeonly buffer IndicesOut { uint indicesOut[]; };
 layout(std430, binding = 4) writeonly buffer Candidates { uint candidates[]; };
+#if (defined(DTYPE_f32) || defined(DTYPE_i32) || defined(DTYPE_u32)) && !defined(RIPPLE_SMALL)
+#define LANE_QUADS
+// The input as 16-byte quads (the plan binds it again), for contiguous rows of whole aligned quads
+// (params [34]; core/topk.cpp's planLane): each invocation reads its part a quad at a time.
+layout(std430, binding = 5) readonly buffer InputQuads { uvec4 inputQuads[]; };
+#endif
 
 #include "ripple/topk_key.glsl"
 #include "ripple/topk_write.glsl"
@@ -50,6 +56,28 @@ void main() {
         const uint begin = part * L, end = min(n, begin + L);
         RIPPLE_MARK(0);  // phases (PROFILE builds): the params and the row's offset, loads, selection, write
         laneClear();
+#if defined(LANE_QUADS)
+        if (P(34u) != 0u) {  // uniform: stride 1, rowBase, begin and end multiples of 4
+            uvec4 quad[LANE_BATCH / 4u];
+            [[unroll]] for (uint v = 0u; v < LANE_BATCH / 4u; ++v) {
+                const uint j = begin + 4u * v;
+                quad[v] = j < end ? inputQuads[(rowBase + j) >> 2u] : uvec4(0u);
+            }
+            for (uint j0 = begin; j0 < end; j0 += LANE_BATCH) {
+                LaneKey key[LANE_BATCH];
+                [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u)
+                    key[u] = orderKeyOf(uvec2(quad[u / 4u][u % 4u], 0u)).x ^ flip;
+                [[unroll]] for (uint v = 0u; v < LANE_BATCH / 4u; ++v) {
+                    const uint j = j0 + LANE_BATCH + 4u * v;
+                    quad[v] = j < end ? inputQuads[(rowBase + j) >> 2u] : uvec4(0u);
+                }
+                laneConsiderBatch(key, j0, end - j0);
+            }
+            if (pc.arg == 0u) laneWrite(row, rowBase);
+            else laneWriteCandidates(row, part);
+            continue;
+        }
+#endif
         // Loads together, with no branch between (orderKeyOf has some), and a batch ahead: the next batch's
         // loads are in flight while this one's insertions run (8 warps an SM have little else to switch to).
         // Past the end the last element is loaded again, not considered.

@@ -144,6 +144,8 @@ constexpr uint64_t kLaneInvocations = 65536;
 // reach kLaneInvocations / 2.
 constexpr uint64_t kLaneStridedInvocations = 32768;
 constexpr uint64_t kLaneMergeMax = 512; // glsl/topk_lane_rank.comp's RANK_SLOTS
+// The longest contiguous rows of whole 16-byte quads that topk_lane reads directly (planLane).
+constexpr uint64_t kLaneDirectQuadsMaxRow = 64;
 // The second pass merges rows (topk_lane_merge) from kLaneMergeMinRows rows of kLaneMergeMinParts parts on,
 // else ranks candidates (topk_lane_rank); measurements at planLane.
 constexpr uint64_t kLaneMergeMinRows = 4096;
@@ -259,15 +261,23 @@ Result<Plan> planLane(Plan plan, const TopKDesc& desc, uint64_t rows, uint64_t p
     const uint64_t n = in.Sizes[desc.Axis];
     uint64_t kmax = 1;
     while (kmax < desc.K) kmax <<= 1;
-    const uint64_t L = (n + parts - 1) / parts;
+    // topk_lane_staged's 16-byte loads (params [34]): 32-bit elements in rows of whole quads at 16-byte
+    // offsets (the axis' stride 1, the other dimensions' strides multiples of 4), parts of whole quads.
+    const std::vector<uint32_t> strides = effectiveStrides(in);
+    bool quads = elementSize(in.DataType) == 4 && strides[desc.Axis] == 1 && n % 4 == 0;
+    for (size_t d = 0; d < strides.size(); ++d)
+        if (d != desc.Axis && in.Sizes[d] > 1 && strides[d] % 4 != 0) quads = false;
+    uint64_t L = (n + parts - 1) / parts;
+    if (quads) L = (L + 3) / 4 * 4;
     parts = (n + L - 1) / L; // no empty part
     const uint32_t keyw = elementSize(in.DataType) == 8 ? 2 : 1;
     const uint64_t planeWords = rows * parts * kmax, candidateBytes = planeWords * (1 + keyw) * 4;
     if (candidateBytes > limits.maxStorageBufferRange || planeWords * (1 + keyw) > 0xFFFFFFFFull)
         return scratchTooLarge("candidate lists", limits);
     topkParams(plan.params, desc, kmax, 0, 1, 1, rows, rows, 0);
-    plan.params.insert(plan.params.end(), {static_cast<uint32_t>(parts), static_cast<uint32_t>(L),
-                                           8 * elementSize(in.DataType), keyKind(in.DataType)});
+    plan.params.insert(plan.params.end(),
+                       {static_cast<uint32_t>(parts), static_cast<uint32_t>(L), 8 * elementSize(in.DataType),
+                        keyKind(in.DataType), quads ? 1u : 0u});
     // One part per row needs no candidates; the binding still needs a range.
     plan.scratchBytes = parts > 1 ? candidateBytes : 16;
     const PlanBinding candidates{BindingKind::Scratch, 0, 0, plan.scratchBytes};
@@ -276,14 +286,23 @@ Result<Plan> planLane(Plan plan, const TopKDesc& desc, uint64_t rows, uint64_t p
                                                {BindingKind::Tensor, 0},
                                                {BindingKind::Tensor, 1},
                                                {BindingKind::Tensor, 2},
-                                               candidates};
+                                               candidates,
+                                               {BindingKind::Tensor, 0}}; // 5: topk_lane_staged's quads
     // Rows of neighbouring elements (up to 32 bits) load through shared memory (topk_lane_staged.comp):
     // directly, each load of a subgroup touches as many rows' cache lines. H200 lane level us, direct /
     // staged (bench/NOTES.md, issue 59): (1048576,32) K=4 157 / 134 (123 with laneConsiderBatch's select
     // tree, 115 with the keys read from the stage), (3,1000) K=16 20.7 / 17.9; (4096,1024) K=8 about
     // even; (10000,33) K=5 12.0 / 12.3 (18.4 / 20.7 under mobile-vk11: 40 workgroups, batches of 8 with
     // barriers against 2 batches of 32).
-    const bool staged = !laneStagedDisabledForTests && effectiveStrides(in)[desc.Axis] == 1 && keyw == 1;
+    // Short rows of whole quads (n <= kLaneDirectQuadsMaxRow, KMAX <= 8, as measured) are read by topk_lane
+    // directly, a quad at a time, with no stage or barrier: H100 lane level us, staged / direct
+    // (bench/NOTES.md, issue 59): (1048576,32) K=4 106.8 / 89.1 (the TopK matrix: 114.7 -> 88.8), K=1 85.8
+    // / 66.3, (100000,32) K=4 16.4 / 14.3; longer rows lose: (65536,128) K=8 36.4 / 37.1, (4096,1024)
+    // K=8 21.0 / 22.0.
+    const bool directQuads =
+        quads && (laneDirectQuadsForTests >= 0 ? laneDirectQuadsForTests != 0
+                                               : n <= kLaneDirectQuadsMaxRow && kmax <= 8);
+    const bool staged = !laneStagedDisabledForTests && !directQuads && strides[desc.Axis] == 1 && keyw == 1;
     const std::string first = staged ? std::string("topk_lane_staged.") + elementClass(in.DataType)
                                      : std::string("topk_lane.") + typeClass(in.DataType);
     addDispatch(plan, first + "." + kmaxName, bindings, parts > 1 ? 1 : 0,
@@ -302,6 +321,40 @@ Result<Plan> planLane(Plan plan, const TopKDesc& desc, uint64_t rows, uint64_t p
             addDispatch(plan, std::string("topk_lane_rank.") + elementClass(in.DataType), bindings, 0,
                         groupsFor(rows * parts * kmax, limits.groupSize()));
     }
+    return plan;
+}
+
+// A row's parts in one workgroup (topk_lane_group.comp; strided rows of types up to 32 bits, K <= 16):
+// the parts share a threshold and merge in shared memory, in one dispatch. P parts a row, a power of 2: the
+// most up to `wanted` whose parts hold KMAX elements each (1 where none does).
+uint64_t laneGroupShape(uint64_t n, uint64_t kmax, uint64_t wanted) {
+    uint64_t P = 1;
+    while (P * 2 <= std::min<uint64_t>(wanted, 16) && n / (P * 2) >= kmax) P *= 2;
+    return P;
+}
+
+// The parts a row the group wants for this KMAX (laneGroupPartsForTests where set), and where its parts take
+// their threshold again (params: 0 never). H100 us (bench/NOTES.md, issue 59), base topk_lane / 16 parts,
+// again at 64 / 8 parts, again at 96: (128,4096,64) axis 1 K=16 124.2 / 113.9 / 101.4, K=4 109.3 / 66.6 /
+// 71.9; (2048,512) axis 0 K=8 113.7 / 22.0 / 34.6; (300,4096) axis 0 K=16 38.9 / 20.2 / 16.4.
+uint64_t laneGroupWanted(uint64_t kmax) {
+    return laneGroupPartsForTests ? laneGroupPartsForTests : kmax <= 8 ? 16 : 8;
+}
+
+Result<Plan> planLaneGroup(Plan plan, const TopKDesc& desc, uint64_t rows, uint64_t kmax,
+                           const PlanLimits& limits) {
+    const TensorDesc& in = desc.InputTensor;
+    const uint64_t n = in.Sizes[desc.Axis], wanted = laneGroupWanted(kmax);
+    const uint64_t P = laneGroupShape(n, kmax, wanted);
+    const uint64_t L = (n + P - 1) / P, R = limits.groupSize() / P;
+    const uint32_t refresh = wanted >= 16 ? 64 : 96;
+    topkParams(plan.params, desc, kmax, 0, 1, 1, rows, rows, 0);
+    plan.params.insert(plan.params.end(), {static_cast<uint32_t>(P), static_cast<uint32_t>(L),
+                                           8 * elementSize(in.DataType), keyKind(in.DataType), 1u, refresh});
+    addDispatch(
+        plan, std::string("topk_lane_group.") + typeClass(in.DataType) + ".k" + std::to_string(kmax),
+        {{BindingKind::Params}, {BindingKind::Tensor, 0}, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}},
+        0, (rows + R - 1) / R);
     return plan;
 }
 
@@ -377,6 +430,9 @@ bool largeSelect(const TopKDesc& desc) {
 bool chunkDisabledForTests = false;
 bool rankDisabledForTests = false;
 bool laneStagedDisabledForTests = false;
+uint64_t laneGroupPartsForTests = 0;
+bool laneGroupDisabledForTests = false;
+int laneDirectQuadsForTests = -1;
 
 Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
     if (!desc.CountTensor.Sizes.empty() || !desc.CountTensor.Strides.empty())
@@ -444,8 +500,16 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
         // GPU where sampled selection does not (64-bit types, rows up to kRowMaxRow): H200 under
         // mobile-vk11, (256,50257) K=8: 162 us by lanes, 282 by the radix below.
         if (axisSize <= kSlots || (!contiguousRows && rows * parts >= kLaneInvocations / 2) ||
-            (limits.smallKernels && rows * parts >= kLaneInvocations / 8 && !smallSelect(desc)))
+            (limits.smallKernels && rows * parts >= kLaneInvocations / 8 && !smallSelect(desc))) {
+            // Strided rows of up to 32 bits, K <= 16, with parts enough (measured down to 8 parts a row
+            // and 8192 invocations): a row's parts in one workgroup. Small devices have no form of it.
+            const uint64_t groupParts = laneGroupShape(axisSize, kmax, laneGroupWanted(kmax));
+            if (!contiguousRows && !limits.smallKernels && kmax <= 16 && elementSize(in.DataType) <= 4 &&
+                !laneGroupDisabledForTests &&
+                (laneGroupPartsForTests != 0 || (groupParts >= 8 && rows * groupParts >= 8192)))
+                return planLaneGroup(std::move(plan), desc, rows, kmax, limits);
             return planLane(std::move(plan), desc, rows, parts, limits);
+        }
     }
     if (limits.smallKernels) {
         // The small device's long rows: sampled selection reads a row about once (its small forms: 2048

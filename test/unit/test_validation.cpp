@@ -122,9 +122,12 @@ TEST_CASE(
         return core::planTopK(d, limits()).value().dispatches[0].kernel;
     };
     CHECK(first(topk({8192, 32}, 1, 4)) == "topk_rank.f32");
-    CHECK(first(topk({8193, 32}, 1, 4)) == "topk_lane_staged.b32.k4"); // over 262144 elements
-    CHECK(first(topk({8193, 16}, 1, 4)) == "topk_lane_staged.b32.k4"); // over 8192 rows
-    CHECK(first(topk({1024, 128}, 1, 32)) == "topk_rank.f32");         // rows * n * n = 2^24
+    // Lanes past those (rows of whole quads up to 64 and K <= 8 read directly, others staged):
+    CHECK(first(topk({8193, 32}, 1, 4)) == "topk_lane.f32.k4"); // over 262144 elements
+    CHECK(first(topk({8193, 16}, 1, 4)) == "topk_lane.f32.k4"); // over 8192 rows
+    CHECK(first(topk({8193, 33}, 1, 4)) == "topk_lane_staged.b32.k4");
+    CHECK(first(topk({8193, 32}, 1, 9)) == "topk_lane_staged.b32.k16");
+    CHECK(first(topk({1024, 128}, 1, 32)) == "topk_rank.f32"); // rows * n * n = 2^24
     CHECK(first(topk({1024, 128}, 1, 33)) != "topk_rank.f32");
     CHECK(first(topk({256, 128}, 1, 100)) == "topk_rank.f32"); // 2^22
     CHECK(first(topk({1025, 128}, 1, 8)) != "topk_rank.f32");
@@ -133,7 +136,7 @@ TEST_CASE(
     CHECK(first(topk({65, 1024}, 0, 8)) != "topk_rank.f32");
     {
         core::rankDisabledForTests = true;
-        CHECK(first(topk({1, 1, 3, 4}, 3, 2)) == "topk_lane_staged.b32.k2");
+        CHECK(first(topk({1, 1, 3, 4}, 3, 2)) == "topk_lane.f32.k2"); // a row of one quad: read directly
         core::rankDisabledForTests = false;
     }
     // K <= 32 on rows of one tile: invocation-private lists; one part per row when 4 KMAX > n.
@@ -142,13 +145,32 @@ TEST_CASE(
     REQUIRE(shortRows.value().dispatches.size() == 1);
     CHECK(shortRows.value().dispatches[0].kernel == "topk_lane_staged.b32.k8");
     CHECK(shortRows.value().dispatches[0].arg == 0); // writes the outputs itself
-    REQUIRE(shortRows.value().params.size() == 34);
+    REQUIRE(shortRows.value().params.size() == 35);
     CHECK(shortRows.value().params[33] == 0x7F800000u); // the type's order, for topk_lane_staged
+    CHECK(shortRows.value().params[34] == 0);           // rows of 33: no 16-byte loads
+    // 16-byte loads where every part is whole aligned quads of 32-bit elements: rows of 40, a pitch of 80,
+    // but not a pitch of 78 or 16-bit elements. The quads are the input again, at binding 5.
+    const auto quads = [&](std::vector<uint32_t> sizes, std::vector<uint32_t> strides, DataType type) {
+        ripple::TopKDesc d = topk(sizes, 1, 5, type);
+        d.InputTensor.Strides = strides;
+        core::rankDisabledForTests = true; // short rows would take rank counting
+        auto p = core::planTopK(d, limits());
+        core::rankDisabledForTests = false;
+        REQUIRE(p.ok());
+        REQUIRE(p.value().dispatches[0].bindings.size() == 6);
+        CHECK(p.value().dispatches[0].bindings[5].kind == core::BindingKind::Tensor);
+        CHECK(p.value().dispatches[0].bindings[5].tensor == 0);
+        return p.value().params[34];
+    };
+    CHECK(quads({10000, 40}, {}, DataType::Float32) == 1);
+    CHECK(quads({300, 76}, {80, 1}, DataType::Int32) == 1);
+    CHECK(quads({300, 76}, {78, 1}, DataType::Int32) == 0);
+    CHECK(quads({10000, 40}, {}, DataType::Float16) == 0);
     // Rows of neighbouring elements of up to 32 bits load through shared memory, one variant a width;
     // 64-bit types and strided rows read directly, and so does everything under the tests' switch.
     CHECK(first(topk({10000, 33}, 1, 5, DataType::UInt8)) == "topk_lane_staged.b8.k8");
     CHECK(first(topk({10000, 33}, 1, 5, DataType::Int64)) == "topk_lane.i64.k8");
-    CHECK(first(topk({4096, 2048}, 0, 16)) == "topk_lane.f32.k16");
+    CHECK(first(topk({4096, 2048}, 0, 16)) == "topk_lane_group.f32.k16");
     auto oneRound = core::planTopK(topk({10000, 40}, 1, 20), limits()); // one part a row: the outputs
     REQUIRE(oneRound.value().dispatches.size() == 1);
     CHECK(oneRound.value().dispatches[0].kernel == "topk_lane_staged.b32.k32");
@@ -167,12 +189,31 @@ TEST_CASE(
     auto merged = core::planTopK(topk({4096, 300}, 1, 2), limits());
     REQUIRE(merged.value().dispatches.size() == 2);
     CHECK(merged.value().dispatches[1].kernel == "topk_lane_merge.b32.k2");
-    CHECK(merged.value().params[30] == 16); // parts: 65536 / 4096
+    CHECK(merged.value().params[30] == 15); // parts: 65536 / 4096 = 16 of 19, made whole quads: 15 of 20
+    CHECK(merged.value().params[31] == 20);
+    CHECK(merged.value().params[34] == 1);
     // K over 32 on rows of one tile: tile sort, emit.
     CHECK(core::planTopK(topk({10000, 33}, 1, 33), limits()).value().dispatches.size() == 2);
     // Strided rows with enough rows * parts (here 2048 * 16: strided rows aim at 32768 invocations) for the
     // lists, whatever their length.
+    // Those rows with 8 parts of 4096 / 8 and more (2048 * 8 invocations) take a row's parts in one
+    // workgroup: 8 parts at K = 16, the threshold taken again at 96; 16 parts at K <= 8, again at 64; too
+    // few invocations ({4096, 256} K = 4: 256 * 16) and rows too short for 8 parts of KMAX keep topk_lane.
+    auto group = core::planTopK(topk({4096, 2048}, 0, 16), limits());
+    REQUIRE(group.value().dispatches.size() == 1);
+    CHECK(group.value().dispatches[0].kernel == "topk_lane_group.f32.k16");
+    CHECK(group.value().params[30] == 8);
+    CHECK(group.value().params[31] == 512);
+    CHECK(group.value().params[35] == 96);
+    auto group16 = core::planTopK(topk({4096, 2048}, 0, 5), limits());
+    CHECK(group16.value().params[30] == 16);
+    CHECK(group16.value().params[35] == 64);
+    CHECK(first(topk({4096, 256}, 0, 4)) == "topk_lane.f32.k4");
+    CHECK(first(topk({100, 20000}, 0, 16)) == "topk_lane.f32.k16");
+    CHECK(first(topk({4096, 2048}, 0, 16, DataType::Int64)) == "topk_lane.i64.k16");
+    core::laneGroupDisabledForTests = true;
     auto stridedLane = core::planTopK(topk({4096, 2048}, 0, 16), limits());
+    core::laneGroupDisabledForTests = false;
     REQUIRE(stridedLane.value().dispatches.size() == 2);
     CHECK(stridedLane.value().dispatches[0].kernel == "topk_lane.f32.k16");
     CHECK(stridedLane.value().params[30] == 16);

@@ -83,6 +83,24 @@ void laneInsert(LaneKey key, uint idx) {
     }
 }
 
+// The same for a list known to be full (no empty slot; topk_lane_staged's LANE_FILL): no empty slots' test.
+bool laneBeatsFull(LaneKey key) { return keyBefore(key, gKey[KMAX - 1u]) != 0u; }
+void laneInsertFull(LaneKey key, uint idx) {
+    uint shifted = 0u;
+    LaneKey prevKey = key;
+    uint prevIdx = idx;
+    [[unroll]] for (uint s = 0u; s < KMAX; ++s) {
+        const uint before = keyBefore(key, gKey[s]);
+        const LaneKey k = gKey[s];
+        const uint i = gIdx[s];
+        gKey[s] = before != 0u ? (shifted != 0u ? prevKey : key) : k;
+        gIdx[s] = before != 0u ? (shifted != 0u ? prevIdx : idx) : i;
+        shifted = before;
+        prevKey = k;
+        prevIdx = i;
+    }
+}
+
 // Considers entries 0 .. count - 1 of a batch (count <= LANE_BATCH, which the kernel defines, at most 32)
 // in their order, key[u] being entry u's; its index is first + u (a part's elements), or idx[u] with
 // LANE_INDEXED (topk_lane_merge: a part's list). Only the comparisons with the current worst are unrolled;
@@ -97,7 +115,11 @@ void laneConsiderBatch(LaneKey key[LANE_BATCH], uint first, uint count) {
 #endif
     uint pending = 0u;
     [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u)
+#if defined(LANE_TAU)  // topk_lane_group: only keys at or below the row's threshold gTau can win
+        pending |= (uint(laneBeats(key[u])) & uint(key[u] <= gTau) & uint(u < count)) << u;
+#else
         pending |= (uint(laneBeats(key[u])) & uint(u < count)) << u;
+#endif
     while (pending != 0u) {
         const uint u = uint(findLSB(pending));
         pending &= pending - 1u;
