@@ -16,7 +16,8 @@
 #     into $OUT/matrix-VARIANT-ROUND.md and .json, for the variants in $MATRIX_VARIANTS (default: all),
 #     alternating matrix by matrix over ROUNDS rounds (default 1), so that a drift of the machine falls on
 #     each.
-#   - with STATS=1, ripple-kernel-stats (registers, machine code size) of the sampled selection's kernels
+#   - with STATS=1, ripple-kernel-stats (registers, machine code size) of the sampled selection's, the chunk,
+#     row and lane kernels
 #     that device_pack.sh packed, into $OUT/kernel-stats-VARIANT.txt;
 #   - with STREAM=1, ripple-stream-probe (TopK's lane access patterns with no selection, where the build
 #     has it), into $OUT/stream-VARIANT.txt;
