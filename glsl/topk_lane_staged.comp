@@ -117,38 +117,36 @@ void laneConsiderStaged(uint at, uint first, uint count) {
 }
 
 #if defined(LANE_FILL)
-// Entries a and b of a batch in rank order: (key, index) ascending, an empty entry (index 0xFFFFFFFF, key
-// the worst) after every real one. Branch-free (glslang makes branches of || and &&).
-#define LANE_CE(a, b)                                                                      \
-    {                                                                                      \
-        const uint swap = uint(k[b] < k[a]) | (uint(k[b] == k[a]) & uint(i[b] < i[a])); \
-        const uint ka = k[a], ia = i[a];                                                   \
-        k[a] = swap != 0u ? k[b] : ka;                                                     \
-        i[a] = swap != 0u ? i[b] : ia;                                                     \
-        k[b] = swap != 0u ? ka : k[b];                                                     \
-        i[b] = swap != 0u ? ia : i[b];                                                     \
-    }
+// Batcher's odd-even merge network of 8: comparator c orders entries kFillA[c] < kFillB[c].
+const uint kFillA[19] = uint[19](0u, 2u, 4u, 6u, 0u, 1u, 4u, 5u, 1u, 5u, 0u, 3u, 1u, 2u, 1u, 3u, 2u, 3u, 3u);
+const uint kFillB[19] = uint[19](1u, 3u, 5u, 7u, 2u, 3u, 6u, 7u, 2u, 6u, 4u, 7u, 5u, 6u, 4u, 6u, 4u, 5u, 4u);
 // The list from the part's first batch (the stage's row from word `at`, count entries from index first):
-// sorted by Batcher's odd-even merge network of 8 (19 comparators, the same work in every invocation)
-// instead of an insertion round for each entry that beats the worst, which the first batch's entries
-// nearly all do and a warp runs as many rounds as its busiest invocation needs.
+// sorted by the network (19 comparators, the same work in every invocation) instead of an insertion round
+// for each entry that beats the worst, which the first batch's entries nearly all do and a warp runs as
+// many rounds as its busiest invocation needs. (key, index) ascending, an empty entry (index 0xFFFFFFFF,
+// key the worst) after every real one. A loop the driver unrolls (its indices then constants), not 19
+// copies: glslang's unoptimized SPIR-V took 28 KB a variant for those (the library's size).
+// Branch-free: glslang makes branches of || and &&, and of a ?: whose operands are array loads.
 void laneFillStaged(uint at, uint first, uint count) {
     uint k[LANE_BATCH], i[LANE_BATCH];
     [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u) {
         k[u] = u < count ? sStage[at + u] : 0xFFFFFFFFu;
         i[u] = u < count ? first + u : 0xFFFFFFFFu;
     }
-    LANE_CE(0, 1) LANE_CE(2, 3) LANE_CE(4, 5) LANE_CE(6, 7)
-    LANE_CE(0, 2) LANE_CE(1, 3) LANE_CE(4, 6) LANE_CE(5, 7)
-    LANE_CE(1, 2) LANE_CE(5, 6) LANE_CE(0, 4) LANE_CE(3, 7)
-    LANE_CE(1, 5) LANE_CE(2, 6) LANE_CE(1, 4) LANE_CE(3, 6)
-    LANE_CE(2, 4) LANE_CE(3, 5) LANE_CE(3, 4)
+    [[unroll]] for (uint c = 0u; c < 19u; ++c) {
+        const uint a = kFillA[c], b = kFillB[c];
+        const uint ka = k[a], ia = i[a], kb = k[b], ib = i[b];
+        const bool swap = (uint(kb < ka) | (uint(kb == ka) & uint(ib < ia))) != 0u;
+        k[a] = swap ? kb : ka;
+        i[a] = swap ? ib : ia;
+        k[b] = swap ? ka : kb;
+        i[b] = swap ? ia : ib;
+    }
     [[unroll]] for (uint s = 0u; s < KMAX; ++s) {
         gKey[s] = k[s];
         gIdx[s] = i[s];
     }
 }
-#undef LANE_CE
 #endif
 
 // Writes the tile's outputs (one part a row: invocation s of the tile holds row x0 + s's list) through the
