@@ -50,10 +50,16 @@ constexpr uint32_t kMaxKernelBindings = 8;
 // of each operand's difference from the last instruction of its opcode (kernels/spirv_pack.hpp), the bytes
 // packed little-end first into 32-bit words. About 2.8x smaller than the words themselves, which keeps a
 // consumer's binary lean (docs/USING.md, "Using ripple from CMake"). DXBC is packed one varint a word.
+// A kernel's variants but its first (by name) are then stored as copies from that first one's bytes
+// (kernels/variant_delta.hpp): about half the size again.
 struct PackedSpirv {
-    const uint32_t* packed; // the varint bytes, four to a word
+    const uint32_t* packed; // the varint bytes, four to a word; the copies' tokens where `base` is set
     uint32_t packedBytes;
     uint32_t words; // the SPIR-V module's length in words once unpacked
+    // The base variant's varint bytes (its own `packed`, never itself a delta), or nullptr.
+    const uint32_t* base = nullptr;
+    uint32_t baseBytes = 0;
+    uint32_t expandedBytes = 0; // the varint bytes the tokens rebuild, where `base` is set
 };
 
 struct KernelInfo {

@@ -2,6 +2,7 @@
 // Lookups in the generated tables, and unpacking their SPIR-V.
 #include "kernels/round_trip.hpp"
 #include "kernels/spirv_pack.hpp"
+#include "kernels/variant_delta.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -22,7 +23,15 @@ const KernelInfo* findKernel(std::string_view name) {
 }
 
 bool unpackSpirv(const PackedSpirv& spirv, std::vector<uint32_t>& words) {
-    return spirv_pack::decodeSpirv(spirv.packed, spirv.packedBytes, spirv.words, words);
+    if (!spirv.base) return spirv_pack::decodeSpirv(spirv.packed, spirv.packedBytes, spirv.words, words);
+    // A module's varint bytes number at most 5 a word, and 5 more for the count of an instruction of 15
+    // words or more: a larger expandedBytes is malformed, and would only allocate.
+    std::vector<uint32_t> bytes;
+    if (spirv.expandedBytes > 6ull * spirv.words ||
+        !variant_delta::decode(spirv.base, spirv.baseBytes, spirv.packed, spirv.packedBytes,
+                               spirv.expandedBytes, bytes))
+        return words.clear(), false;
+    return spirv_pack::decodeSpirv(bytes.data(), spirv.expandedBytes, spirv.words, words);
 }
 
 bool unpackDxbc(const PackedSpirv& dxbc, std::vector<uint32_t>& words) {

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
 // libFuzzer target: what Device::compile reads of a user's KernelSource before any driver sees it (issue 41),
 // no GPU. The first byte picks the input's form: packed SPIR-V bytes for kernels::unpackSpirv (the
-// form ripple_add_kernels embeds), or raw SPIR-V words for the interface reader
-// (kernels/spirv_interface.hpp), the shared-memory sizer and the struct-against-SPIR-V check, with the
-// struct's fields from the next 24 bytes. None may crash, read past the words or allocate without bound; a
-// check that passes must agree with the reader.
+// form ripple_add_kernels embeds, or as copies from a base: the registry's, kernels/variant_delta.hpp), or
+// raw SPIR-V words for the interface reader (kernels/spirv_interface.hpp), the shared-memory sizer and the
+// struct-against-SPIR-V check, with the struct's fields from the next 24 bytes. None may crash, read past the
+// words or allocate without bound; a check that passes must agree with the reader.
 #include "kernels/spirv_interface.hpp"
 #include "kernels/spirv_shared.hpp"
 #include "runtime/objects.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -33,8 +34,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
     const size_t bodySize = size - 25;
     std::vector<uint32_t> words((bodySize + 3) / 4, 0u);
     if (bodySize) std::memcpy(words.data(), body, bodySize);
-    if (mode & 1) { // packed bytes, as the struct holds them
+    std::vector<uint32_t> base, tokens; // mode & 2: the body is a u16 base size, the base, then copies
+    if (mode & 1) {                     // packed bytes, as the struct holds them
         kernels::PackedSpirv packed{words.data(), static_cast<uint32_t>(bodySize), s.SpirvWords};
+        if ((mode & 2) && bodySize >= 2) {
+            const uint32_t baseBytes = std::min<uint32_t>(body[0] | body[1] << 8, uint32_t(bodySize - 2));
+            const uint32_t tokenBytes = uint32_t(bodySize - 2 - baseBytes);
+            base.assign((baseBytes + 3) / 4, 0u);
+            tokens.assign((tokenBytes + 3) / 4, 0u);
+            if (baseBytes) std::memcpy(base.data(), body + 2, baseBytes);
+            if (tokenBytes) std::memcpy(tokens.data(), body + 2 + baseBytes, tokenBytes);
+            packed = {tokens.data(), tokenBytes, s.SpirvWords,
+                      base.data(),   baseBytes,  s.SpirvWords * (mode >> 5)}; // 0 to 7 bytes a word
+        }
         std::vector<uint32_t> unpacked;
         if (kernels::unpackSpirv(packed, unpacked) && unpacked.size() != s.SpirvWords) std::abort();
         words = std::move(unpacked);

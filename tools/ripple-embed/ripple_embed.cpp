@@ -76,8 +76,18 @@ int registry(const std::string& listPath, const std::string& outPath, bool withH
     std::ostringstream out;
     out << kHeader << "#include \"kernels/kernel_info.hpp\"\n\nnamespace ripple::kernels {\nnamespace {\n";
     std::vector<std::string> inits(variants.size()), dxbcInits(variants.size(), "{nullptr, 0, 0}");
+    // A kernel's first variant by name is its base: the others are stored as copies from it.
+    size_t base = 0;
+    auto kernelOf = [&](size_t i) { return variants[i].name.substr(0, variants[i].name.find('.')); };
     for (size_t i = 0; i < variants.size(); ++i) {
-        if (!packedArray(out, "kSpirv" + std::to_string(i), variants[i].embedded, inits[i])) return 1;
+        const std::string array = "kSpirv" + std::to_string(i);
+        if (i == 0 || kernelOf(i) != kernelOf(base)) {
+            base = i;
+            if (!packedArray(out, array, variants[i].embedded, inits[i])) return 1;
+        } else if (!deltaArray(out, array, variants[i].embedded, "kSpirv" + std::to_string(base),
+                               variants[base].embedded, inits[i])) {
+            return 1;
+        }
         if (!variants[i].dxbc.empty() &&
             !packedArray(out, "kDxbc" + std::to_string(i), variants[i].dxbc, dxbcInits[i], true))
             return 1;

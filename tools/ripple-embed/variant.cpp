@@ -6,6 +6,7 @@
 #include "kernels/spirv_interface.hpp"
 #include "kernels/spirv_pack.hpp"
 #include "kernels/spirv_shared.hpp"
+#include "kernels/variant_delta.hpp"
 
 #include "hlsl_portable.hpp"
 
@@ -215,6 +216,24 @@ bool readSpirv(const std::string& path, std::vector<uint32_t>& words) {
     return true;
 }
 
+namespace {
+void bytesArray(std::ostream& out, const std::string& array, const std::vector<uint8_t>& bytes) {
+    out << "const uint32_t " << array << "[] = {";
+    for (size_t i = 0; i < bytes.size(); i += 4) {
+        uint32_t w = 0;
+        for (size_t b = 0; b < 4 && i + b < bytes.size(); ++b) w |= uint32_t(bytes[i + b]) << (8 * b);
+        out << ((i / 4) % 10 ? "" : "\n    ") << "0x" << std::hex << w << std::dec << "u,";
+    }
+    out << "\n};\n";
+}
+
+std::vector<uint32_t> toWords(const std::vector<uint8_t>& bytes) {
+    std::vector<uint32_t> words((bytes.size() + 3) / 4, 0u);
+    for (size_t i = 0; i < bytes.size(); ++i) words[i / 4] |= uint32_t(bytes[i]) << (8 * (i % 4));
+    return words;
+}
+} // namespace
+
 bool packedArray(std::ostream& out, const std::string& array, const std::vector<uint32_t>& words,
                  std::string& init, bool dxbc) {
     namespace pack = ripple::kernels::spirv_pack;
@@ -223,14 +242,28 @@ bool packedArray(std::ostream& out, const std::string& array, const std::vector<
         bytes = pack::encode(words);
     else if (!pack::encodeSpirv(words, bytes))
         return fail(array + ": not a SPIR-V module whose instructions tile its words; cannot pack it");
-    out << "const uint32_t " << array << "[] = {";
-    for (size_t i = 0; i < bytes.size(); i += 4) {
-        uint32_t w = 0;
-        for (size_t b = 0; b < 4 && i + b < bytes.size(); ++b) w |= uint32_t(bytes[i + b]) << (8 * b);
-        out << ((i / 4) % 10 ? "" : "\n    ") << "0x" << std::hex << w << std::dec << "u,";
-    }
-    out << "\n};\n";
+    bytesArray(out, array, bytes);
     init = "{" + array + ", " + std::to_string(bytes.size()) + ", " + std::to_string(words.size()) + "}";
+    return true;
+}
+
+bool deltaArray(std::ostream& out, const std::string& array, const std::vector<uint32_t>& words,
+                const std::string& baseArray, const std::vector<uint32_t>& baseWords, std::string& init) {
+    namespace pack = ripple::kernels::spirv_pack;
+    std::vector<uint8_t> base, bytes;
+    if (!pack::encodeSpirv(baseWords, base) || !pack::encodeSpirv(words, bytes))
+        return fail(array + ": not a SPIR-V module whose instructions tile its words; cannot pack it");
+    const std::vector<uint8_t> tokens = ripple::kernels::variant_delta::encode(base, bytes);
+    std::vector<uint32_t> rebuilt;
+    const std::vector<uint32_t> baseWordsPacked = toWords(base), tokenWords = toWords(tokens);
+    if (!ripple::kernels::variant_delta::decode(baseWordsPacked.data(), uint32_t(base.size()),
+                                                tokenWords.data(), uint32_t(tokens.size()),
+                                                uint32_t(bytes.size()), rebuilt) ||
+        rebuilt != toWords(bytes))
+        return fail(array + ": its copies from " + baseArray + " do not rebuild it");
+    bytesArray(out, array, tokens);
+    init = "{" + array + ", " + std::to_string(tokens.size()) + ", " + std::to_string(words.size()) + ", " +
+           baseArray + ", " + std::to_string(base.size()) + ", " + std::to_string(bytes.size()) + "}";
     return true;
 }
 

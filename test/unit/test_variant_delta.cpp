@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+// The embedded variants stored as copies from their kernel's base variant (kernels/variant_delta.hpp): every
+// one rebuilds its module, the registry holds them so, and malformed tokens are refused, never read past.
+#include "kernels/kernel_info.hpp"
+#include "kernels/variant_delta.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <random>
+#include <string>
+
+using namespace ripple::kernels;
+
+namespace {
+std::vector<uint32_t> toWords(const std::vector<uint8_t>& bytes) {
+    std::vector<uint32_t> packed((bytes.size() + 3) / 4, 0);
+    for (size_t i = 0; i < bytes.size(); ++i) packed[i / 4] |= uint32_t(bytes[i]) << (8 * (i % 4));
+    return packed;
+}
+std::string kernelOf(const char* name) {
+    const std::string n = name;
+    return n.substr(0, n.find('.'));
+}
+} // namespace
+
+TEST_CASE("Each kernel's variants but its first are copies from the first, about half their size",
+          "[unit][kernels]") {
+    uint64_t expanded = 0, stored = 0;
+    uint32_t deltas = 0;
+    for (uint32_t i = 0; i < kKernelCount; ++i) {
+        const KernelInfo& k = kKernels[i];
+        INFO(k.name);
+        const bool first = i == 0 || kernelOf(kKernels[i - 1].name) != kernelOf(k.name);
+        if (first) {
+            CHECK(k.spirv.base == nullptr);
+            continue;
+        }
+        REQUIRE(k.spirv.base != nullptr);
+        // The base is the kernel's first variant, itself no delta: one step unpacks any variant.
+        const KernelInfo* base = &k;
+        while (base > kKernels && kernelOf((base - 1)->name) == kernelOf(k.name)) --base;
+        CHECK(k.spirv.base == base->spirv.packed);
+        CHECK(k.spirv.baseBytes == base->spirv.packedBytes);
+        CHECK(base->spirv.base == nullptr);
+        std::vector<uint32_t> words;
+        REQUIRE(unpackSpirv(k.spirv, words));
+        CHECK(words.size() == k.spirv.words);
+        CHECK(words[0] == spirv_pack::kSpirvMagic);
+        expanded += k.spirv.expandedBytes;
+        stored += k.spirv.packedBytes;
+        ++deltas;
+    }
+    CHECK(deltas > kKernelCount / 2);
+    CHECK(stored * 10 < expanded * 6); // worth its code: the deltas 40% smaller at least (about 60% on main)
+}
+
+TEST_CASE("The copies rebuild any bytes over any base and refuse malformed tokens", "[unit][kernels]") {
+    std::mt19937 rng(5);
+    std::vector<uint8_t> base(3000), variant;
+    for (uint8_t& b : base) b = uint8_t(rng() % 7); // runs repeat, as a kernel's variants do
+    for (int i = 0; i < 60; ++i) {                  // pieces of the base, changed bytes, and repeats
+        const size_t at = rng() % 2900, n = 1 + rng() % 90;
+        variant.insert(variant.end(), base.begin() + at, base.begin() + at + n);
+        variant.push_back(uint8_t(rng()));
+        if (i % 7 == 0) variant.insert(variant.end(), 40, uint8_t(i)); // a copy overlapping what it makes
+    }
+    const std::vector<uint8_t> tokens = variant_delta::encode(base, variant);
+    CHECK(tokens.size() * 3 < variant.size()); // it found the copies
+    const std::vector<uint32_t> b = toWords(base), t = toWords(tokens), want = toWords(variant);
+    const uint32_t nb = uint32_t(base.size()), nt = uint32_t(tokens.size()), nv = uint32_t(variant.size());
+    std::vector<uint32_t> out;
+    REQUIRE(variant_delta::decode(b.data(), nb, t.data(), nt, nv, out));
+    CHECK(out == want);
+    CHECK_FALSE(variant_delta::decode(b.data(), nb, t.data(), nt, nv + 1, out)); // too few bytes made
+    CHECK(out.empty());
+    CHECK_FALSE(variant_delta::decode(b.data(), nb, t.data(), nt, nv - 1, out)); // a copy past the end
+    CHECK_FALSE(variant_delta::decode(b.data(), nb, t.data(), nt - 1, nv, out)); // tokens cut short
+    // Copies that reach before the base: the same tokens over a shorter base.
+    CHECK_FALSE(variant_delta::decode(b.data(), 10, t.data(), nt, nv, out));
+    // An empty variant is one literal count of 0; with no base every byte is a literal.
+    REQUIRE(variant_delta::decode(b.data(), nb, toWords({0}).data(), 1, 0, out));
+    CHECK(out.empty());
+    const std::vector<uint8_t> alone = variant_delta::encode({}, variant);
+    REQUIRE(variant_delta::decode(nullptr, 0, toWords(alone).data(), uint32_t(alone.size()), nv, out));
+    CHECK(out == want);
+
+    // Hand-made tokens: literals "ab", then a copy of 4 from 2 back ("abab"), and what breaks each part.
+    auto decodes = [&](std::vector<uint8_t> tok, uint32_t expect, const std::vector<uint8_t>& made) {
+        const std::vector<uint32_t> w = toWords(tok);
+        std::vector<uint32_t> o;
+        const bool ok = variant_delta::decode(nullptr, 0, w.data(), uint32_t(tok.size()), expect, o);
+        return ok && o == toWords(made);
+    };
+    CHECK(decodes({2, 'a', 'b', 0, 2, 0}, 6, {'a', 'b', 'a', 'b', 'a', 'b'}));
+    CHECK_FALSE(decodes({2, 'a', 'b', 0, 0, 0}, 6, {})); // a distance of 0
+    CHECK_FALSE(decodes({2, 'a', 'b', 0, 3, 0}, 6, {})); // a distance before the buffer
+    CHECK_FALSE(decodes({2, 'a', 'b', 1, 2, 0}, 6, {})); // a copy past expandedBytes
+    CHECK_FALSE(decodes({2, 'a', 'b', 0, 2}, 6, {}));    // a copy with no literal count after
+    CHECK_FALSE(decodes({3, 'a', 'b'}, 3, {}));          // literals past the data
+    CHECK_FALSE(decodes({3, 'a', 'b', 'c'}, 2, {}));     // literals past expandedBytes
+    CHECK_FALSE(decodes({2, 'a', 'b', 0, 0x80, 0x80, 0x80, 0x80, 0x7F, 0}, 6, {})); // a varint over 32 bits
+    CHECK_FALSE(decodes({}, 0, {}));                                                // no literal count
+
+    // unpackSpirv refuses a delta whose expandedBytes no module of its words could have.
+    const KernelInfo* delta = nullptr;
+    for (uint32_t i = 0; i < kKernelCount && !delta; ++i)
+        if (kKernels[i].spirv.base) delta = &kKernels[i];
+    REQUIRE(delta);
+    PackedSpirv hostile = delta->spirv;
+    hostile.expandedBytes = 6 * hostile.words + 1;
+    std::vector<uint32_t> words = {1};
+    CHECK_FALSE(unpackSpirv(hostile, words));
+    CHECK(words.empty());
+    hostile = delta->spirv;
+    hostile.baseBytes -=
+        1; // the base's bytes misread: its module no longer decodes, or decodes to other words
+    const bool still = unpackSpirv(hostile, words);
+    std::vector<uint32_t> good;
+    REQUIRE(unpackSpirv(delta->spirv, good));
+    CHECK((!still || words != good));
+}
