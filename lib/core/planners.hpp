@@ -25,6 +25,12 @@ extern bool rankDisabledForTests;
 // Tests only: when set, TopK's lanes load rows of neighbouring elements (up to 32 bits) directly
 // (topk_lane), as they do strided rows, instead of through shared memory (topk_lane_staged).
 extern bool laneStagedDisabledForTests;
+// Tests only: when nonzero, TopK plans the strided rows that the lanes take (K <= 16, up to 32 bits) as a
+// row's parts in one workgroup (topk_lane_group) wherever it can, up to this many parts (a power of 2 up to
+// 16) where rows allow, instead of by its rule (core/topk.cpp).
+extern uint64_t laneGroupPartsForTests;
+// Tests only: when set, strided rows that the lane group would take go to topk_lane (and its second pass).
+extern bool laneGroupDisabledForTests;
 // Tests only: -1 the planner's rule; 0 or 1: contiguous 32-bit rows of whole 16-byte quads are read through
 // shared memory (topk_lane_staged) or directly by topk_lane, whatever their length.
 extern int laneDirectQuadsForTests;

@@ -324,6 +324,40 @@ Result<Plan> planLane(Plan plan, const TopKDesc& desc, uint64_t rows, uint64_t p
     return plan;
 }
 
+// A row's parts in one workgroup (topk_lane_group.comp; strided rows of types up to 32 bits, K <= 16):
+// the parts share a threshold and merge in shared memory, in one dispatch. P parts a row, a power of 2: the
+// most up to `wanted` whose parts hold KMAX elements each (1 where none does).
+uint64_t laneGroupShape(uint64_t n, uint64_t kmax, uint64_t wanted) {
+    uint64_t P = 1;
+    while (P * 2 <= std::min<uint64_t>(wanted, 16) && n / (P * 2) >= kmax) P *= 2;
+    return P;
+}
+
+// The parts a row the group wants for this KMAX (laneGroupPartsForTests where set), and where its parts take
+// their threshold again (params: 0 never). H100 us (bench/NOTES.md, issue 59), base topk_lane / 16 parts,
+// again at 64 / 8 parts, again at 96: (128,4096,64) axis 1 K=16 124.2 / 113.9 / 101.4, K=4 109.3 / 66.6 /
+// 71.9; (2048,512) axis 0 K=8 113.7 / 22.0 / 34.6; (300,4096) axis 0 K=16 38.9 / 20.2 / 16.4.
+uint64_t laneGroupWanted(uint64_t kmax) {
+    return laneGroupPartsForTests ? laneGroupPartsForTests : kmax <= 8 ? 16 : 8;
+}
+
+Result<Plan> planLaneGroup(Plan plan, const TopKDesc& desc, uint64_t rows, uint64_t kmax,
+                           const PlanLimits& limits) {
+    const TensorDesc& in = desc.InputTensor;
+    const uint64_t n = in.Sizes[desc.Axis], wanted = laneGroupWanted(kmax);
+    const uint64_t P = laneGroupShape(n, kmax, wanted);
+    const uint64_t L = (n + P - 1) / P, R = limits.groupSize() / P;
+    const uint32_t refresh = wanted >= 16 ? 64 : 96;
+    topkParams(plan.params, desc, kmax, 0, 1, 1, rows, rows, 0);
+    plan.params.insert(plan.params.end(), {static_cast<uint32_t>(P), static_cast<uint32_t>(L),
+                                           8 * elementSize(in.DataType), keyKind(in.DataType), 1u, refresh});
+    addDispatch(
+        plan, std::string("topk_lane_group.") + typeClass(in.DataType) + ".k" + std::to_string(kmax),
+        {{BindingKind::Params}, {BindingKind::Tensor, 0}, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}},
+        0, (rows + R - 1) / R);
+    return plan;
+}
+
 // The chunk count and B of planChunk for rows of n with this K, or B = 0 when the row is too long for it.
 std::pair<uint64_t, uint64_t> chunkShape(uint64_t n, uint64_t K) {
     const uint64_t chunks = (n + kChunk - 1) / kChunk;
@@ -396,6 +430,8 @@ bool largeSelect(const TopKDesc& desc) {
 bool chunkDisabledForTests = false;
 bool rankDisabledForTests = false;
 bool laneStagedDisabledForTests = false;
+uint64_t laneGroupPartsForTests = 0;
+bool laneGroupDisabledForTests = false;
 int laneDirectQuadsForTests = -1;
 
 Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
@@ -464,8 +500,16 @@ Result<Plan> planTopK(const TopKDesc& desc, const PlanLimits& limits) {
         // GPU where sampled selection does not (64-bit types, rows up to kRowMaxRow): H200 under
         // mobile-vk11, (256,50257) K=8: 162 us by lanes, 282 by the radix below.
         if (axisSize <= kSlots || (!contiguousRows && rows * parts >= kLaneInvocations / 2) ||
-            (limits.smallKernels && rows * parts >= kLaneInvocations / 8 && !smallSelect(desc)))
+            (limits.smallKernels && rows * parts >= kLaneInvocations / 8 && !smallSelect(desc))) {
+            // Strided rows of up to 32 bits, K <= 16, with parts enough (measured down to 8 parts a row
+            // and 8192 invocations): a row's parts in one workgroup. Small devices have no form of it.
+            const uint64_t groupParts = laneGroupShape(axisSize, kmax, laneGroupWanted(kmax));
+            if (!contiguousRows && !limits.smallKernels && kmax <= 16 && elementSize(in.DataType) <= 4 &&
+                !laneGroupDisabledForTests &&
+                (laneGroupPartsForTests != 0 || (groupParts >= 8 && rows * groupParts >= 8192)))
+                return planLaneGroup(std::move(plan), desc, rows, kmax, limits);
             return planLane(std::move(plan), desc, rows, parts, limits);
+        }
     }
     if (limits.smallKernels) {
         // The small device's long rows: sampled selection reads a row about once (its small forms: 2048

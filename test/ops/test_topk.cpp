@@ -188,6 +188,7 @@ TEST_CASE("TopK by invocation-private lists (K <= 32): one part or several, cont
           "[topk][gpu][subgroups]") {
     WithoutRank lanes;         // the short rows below would take rank counting
     WithoutStagedLanes direct; // contiguous rows load directly too (topk_lane), as strided rows do
+    WithoutLaneGroup plain;    // strided rows too (topk_lane and its second pass)
     // Shapes and K reach each form of core/topk.cpp's planLane (parts as it computes them): one part per row
     // ({70001, 5}: rows enough; {3, 5} K = 5: a row shorter than KMAX = 8, its spare entries unwritten), a
     // few parts then ranks ({7, 33}: 2; {3, 1000} K = 16: 15; {5, 999} K = 32: 7), many short parts
@@ -260,6 +261,45 @@ TEST_CASE("TopK by invocation-private lists staged through shared memory (rows o
                 {{3, 1000}, {}, 1, 16},
             },
             rng);
+    }
+}
+
+TEST_CASE("TopK by invocation-private lists of one workgroup's rows (strided rows, a threshold, merged in "
+          "shared memory)",
+          "[topk][gpu][subgroups]") {
+    WithoutRank lanes;
+    // topk_lane_group: padded 3-D rows (16 parts of 19), a last tile of one live row of 16 ({1000, 33}),
+    // parts that cannot hold KMAX (n = 7: one part), parts of odd length ({100, 9} K = 16: 4 of 25; {999,
+    // 17}: 16 of 63, the last 54), K = 1, and rows of 2048 whose threshold leaves few elements to insert; 2,
+    // 4 and 8 parts on some. The 64-bit types take topk_lane (planLane) as before.
+    std::mt19937 rng(5151);
+    for (uint64_t parts : {16u, 4u}) {
+        WithLaneGroup group(parts);
+        checkLaneCases(
+            {
+                {{2, 300, 40}, {13000, 41, 1}, 1, 7},
+                {{1000, 33}, {}, 0, 16},
+                {{7, 50}, {}, 0, 3},
+                {{100, 9}, {}, 0, 16},
+                {{999, 17}, {}, 0, 9},
+                {{64, 5, 3}, {}, 0, 1},
+                {{2048, 40}, {}, 0, 12},
+            },
+            rng);
+    }
+    // The planner's rule (8 or more parts a row, 8192 invocations): 16 parts of 16 at K = 8, 8 of 16 at
+    // K = 16 (too short to take the threshold again at 96), and 8 parts of 100 at K = 9 (taken again).
+    checkLaneCases({{{256, 1024}, {}, 0, 8}, {{128, 2048}, {}, 0, 16}}, rng);
+    for (DataType type : {DataType::Float32, DataType::UInt16}) {
+        rt::HostTensor input(type, {800, 1030});
+        fillData(input, rng, Data::Ties);
+        checkTopK(rt::device(), input, 0, 9, AxisDirection::Decreasing, DataType::UInt64);
+    }
+    WithLaneGroup group(2);
+    for (DataType type : {DataType::Float32, DataType::UInt8}) {
+        rt::HostTensor input(type, {300, 70});
+        fillData(input, rng, Data::Ties);
+        checkTopK(rt::device(), input, 0, 5, AxisDirection::Increasing, DataType::UInt32);
     }
 }
 

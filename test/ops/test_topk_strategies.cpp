@@ -50,6 +50,9 @@ TEST_CASE("TopK's strategies once: rank counting and tiles for every data type, 
         WithoutStagedLanes direct;
         checkOnce({3, 200}, 1, 2, type, seed++, "topk_lane.");
     }
+    // A row's parts in one workgroup (strided rows; 4 parts of 10).
+    WithLaneGroup group(8);
+    checkOnce({40, 3}, 0, 5, DataType::Float32, seed++, "topk_lane_group.f32.k8");
 }
 
 TEST_CASE("TopK's strategies once: one workgroup per row, FLOAT32 and UINT8",

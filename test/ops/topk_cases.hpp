@@ -122,6 +122,19 @@ struct WithoutStagedLanes {
     ~WithoutStagedLanes() { core::laneStagedDisabledForTests = false; }
 };
 
+// Tests only: plans the strided rows that lanes take (K <= 16, types up to 32 bits) as a row's parts in one
+// workgroup (topk_lane_group) wherever it can, up to this many parts where rows allow, while alive.
+struct WithLaneGroup {
+    explicit WithLaneGroup(uint64_t parts) { core::laneGroupPartsForTests = parts; }
+    ~WithLaneGroup() { core::laneGroupPartsForTests = 0; }
+};
+
+// Tests only: plans strided rows that the lane group would take for topk_lane while alive.
+struct WithoutLaneGroup {
+    WithoutLaneGroup() { core::laneGroupDisabledForTests = true; }
+    ~WithoutLaneGroup() { core::laneGroupDisabledForTests = false; }
+};
+
 // Tests only: contiguous 32-bit rows of whole 16-byte quads read directly (topk_lane, true) or through
 // shared memory (topk_lane_staged, false) whatever their length and K, while alive.
 struct WithDirectQuads {

@@ -170,7 +170,7 @@ TEST_CASE(
     // 64-bit types and strided rows read directly, and so does everything under the tests' switch.
     CHECK(first(topk({10000, 33}, 1, 5, DataType::UInt8)) == "topk_lane_staged.b8.k8");
     CHECK(first(topk({10000, 33}, 1, 5, DataType::Int64)) == "topk_lane.i64.k8");
-    CHECK(first(topk({4096, 2048}, 0, 16)) == "topk_lane.f32.k16");
+    CHECK(first(topk({4096, 2048}, 0, 16)) == "topk_lane_group.f32.k16");
     auto oneRound = core::planTopK(topk({10000, 40}, 1, 20), limits()); // one part a row: the outputs
     REQUIRE(oneRound.value().dispatches.size() == 1);
     CHECK(oneRound.value().dispatches[0].kernel == "topk_lane_staged.b32.k32");
@@ -196,7 +196,24 @@ TEST_CASE(
     CHECK(core::planTopK(topk({10000, 33}, 1, 33), limits()).value().dispatches.size() == 2);
     // Strided rows with enough rows * parts (here 2048 * 16: strided rows aim at 32768 invocations) for the
     // lists, whatever their length.
+    // Those rows with 8 parts of 4096 / 8 and more (2048 * 8 invocations) take a row's parts in one
+    // workgroup: 8 parts at K = 16, the threshold taken again at 96; 16 parts at K <= 8, again at 64; too
+    // few invocations ({4096, 256} K = 4: 256 * 16) and rows too short for 8 parts of KMAX keep topk_lane.
+    auto group = core::planTopK(topk({4096, 2048}, 0, 16), limits());
+    REQUIRE(group.value().dispatches.size() == 1);
+    CHECK(group.value().dispatches[0].kernel == "topk_lane_group.f32.k16");
+    CHECK(group.value().params[30] == 8);
+    CHECK(group.value().params[31] == 512);
+    CHECK(group.value().params[35] == 96);
+    auto group16 = core::planTopK(topk({4096, 2048}, 0, 5), limits());
+    CHECK(group16.value().params[30] == 16);
+    CHECK(group16.value().params[35] == 64);
+    CHECK(first(topk({4096, 256}, 0, 4)) == "topk_lane.f32.k4");
+    CHECK(first(topk({100, 20000}, 0, 16)) == "topk_lane.f32.k16");
+    CHECK(first(topk({4096, 2048}, 0, 16, DataType::Int64)) == "topk_lane.i64.k16");
+    core::laneGroupDisabledForTests = true;
     auto stridedLane = core::planTopK(topk({4096, 2048}, 0, 16), limits());
+    core::laneGroupDisabledForTests = false;
     REQUIRE(stridedLane.value().dispatches.size() == 2);
     CHECK(stridedLane.value().dispatches[0].kernel == "topk_lane.f32.k16");
     CHECK(stridedLane.value().params[30] == 16);

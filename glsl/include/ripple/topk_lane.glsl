@@ -115,7 +115,11 @@ void laneConsiderBatch(LaneKey key[LANE_BATCH], uint first, uint count) {
 #endif
     uint pending = 0u;
     [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u)
+#if defined(LANE_TAU)  // topk_lane_group: only keys at or below the row's threshold gTau can win
+        pending |= (uint(laneBeats(key[u])) & uint(key[u] <= gTau) & uint(u < count)) << u;
+#else
         pending |= (uint(laneBeats(key[u])) & uint(u < count)) << u;
+#endif
     while (pending != 0u) {
         const uint u = uint(findLSB(pending));
         pending &= pending - 1u;
