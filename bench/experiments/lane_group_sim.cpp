@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// A model of topk_lane_group's insertion rounds (issue 59; bench/experiments/issue59-lanes-group.patch),
+// A model of topk_lane_group's insertion rounds (issue 59; glsl/topk_lane_group.comp, landed in the thirteenth session),
 // beside lane_rounds_sim.py's of topk_lane: a warp of 32 rows' lists of one part each; the row's threshold
 // tau is the K-th smallest of the P parts' first S1 keys (and, with S2 > 0, again of everything the parts
 // have seen at offset S2); per batch of B the warp runs as many rounds as its busiest list has entries at
