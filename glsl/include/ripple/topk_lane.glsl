@@ -66,13 +66,16 @@ bool laneBeats(LaneKey key) { return laneBeforeSlot(key, KMAX - 1u) != 0u; }
 // each slot then takes its old entry, its predecessor's or the new one: no chain from slot to slot, so the
 // KMAX steps overlap (the chained form, which carried the displaced entry down, held the H100's (128,4096,64)
 // K=16 lanes at 168 us). Unrolled so that the list stays in registers (a dynamically indexed array would go
-// to local memory).
-void laneInsert(LaneKey key, uint idx) {
+// to local memory). `full`, a constant at every call: the list has no empty slot (topk_lane_staged's
+// LANE_FILL), so the comparisons need no test for one. (The select of two calls costs each module about 260
+// bytes of SPIR-V over two copies of the loop, and RADV's ACO compiles it to the same code; folding the test
+// into the comparison as `& uint(!full)` made ACO's code larger.)
+void laneShiftIn(LaneKey key, uint idx, const bool full) {
     uint shifted = 0u;  // the previous slot's comparison
     LaneKey prevKey = key;
     uint prevIdx = idx;
     [[unroll]] for (uint s = 0u; s < KMAX; ++s) {
-        const uint before = laneBeforeSlot(key, s);
+        const uint before = full ? keyBefore(key, gKey[s]) : laneBeforeSlot(key, s);
         const LaneKey k = gKey[s];
         const uint i = gIdx[s];
         gKey[s] = before != 0u ? (shifted != 0u ? prevKey : key) : k;
@@ -82,24 +85,11 @@ void laneInsert(LaneKey key, uint idx) {
         prevIdx = i;
     }
 }
+void laneInsert(LaneKey key, uint idx) { laneShiftIn(key, idx, false); }
 
-// The same for a list known to be full (no empty slot; topk_lane_staged's LANE_FILL): no empty slots' test.
+// The same for a list known to be full.
 bool laneBeatsFull(LaneKey key) { return keyBefore(key, gKey[KMAX - 1u]) != 0u; }
-void laneInsertFull(LaneKey key, uint idx) {
-    uint shifted = 0u;
-    LaneKey prevKey = key;
-    uint prevIdx = idx;
-    [[unroll]] for (uint s = 0u; s < KMAX; ++s) {
-        const uint before = keyBefore(key, gKey[s]);
-        const LaneKey k = gKey[s];
-        const uint i = gIdx[s];
-        gKey[s] = before != 0u ? (shifted != 0u ? prevKey : key) : k;
-        gIdx[s] = before != 0u ? (shifted != 0u ? prevIdx : idx) : i;
-        shifted = before;
-        prevKey = k;
-        prevIdx = i;
-    }
-}
+void laneInsertFull(LaneKey key, uint idx) { laneShiftIn(key, idx, true); }
 
 // Considers entries 0 .. count - 1 of a batch (count <= LANE_BATCH, which the kernel defines, at most 32)
 // in their order, key[u] being entry u's; its index is first + u (a part's elements), or idx[u] with
