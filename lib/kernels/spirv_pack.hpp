@@ -31,6 +31,13 @@ inline void putVarint(std::vector<uint8_t>& bytes, uint32_t w) {
     bytes.push_back(static_cast<uint8_t>(w));
 }
 
+// Bytes as the embedded tables hold them: four to a 32-bit word, the first in the low bits.
+inline std::vector<uint32_t> toWords(const std::vector<uint8_t>& bytes) {
+    std::vector<uint32_t> words((bytes.size() + 3) / 4, 0u);
+    for (size_t i = 0; i < bytes.size(); ++i) words[i / 4] |= uint32_t(bytes[i]) << (8 * (i % 4));
+    return words;
+}
+
 inline std::vector<uint8_t> encode(const std::vector<uint32_t>& words) {
     std::vector<uint8_t> bytes;
     for (uint32_t w : words) putVarint(bytes, w);

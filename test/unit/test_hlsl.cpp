@@ -139,8 +139,7 @@ TEST_CASE("The SPIR-V packing round-trips every word and rejects malformed data"
     std::vector<uint32_t> words = {0, 1, 0x7F, 0x80, 0x3FFF, 0x4000, 0x0FFFFFFF, 0x10000000, 0xFFFFFFFF};
     for (int i = 0; i < 1000; ++i) words.push_back(rng() >> (rng() % 32));
     const std::vector<uint8_t> bytes = spirv_pack::encode(words);
-    std::vector<uint32_t> packed((bytes.size() + 3) / 4, 0);
-    for (size_t i = 0; i < bytes.size(); ++i) packed[i / 4] |= uint32_t(bytes[i]) << (8 * (i % 4));
+    const std::vector<uint32_t> packed = spirv_pack::toWords(bytes);
     const uint32_t n = static_cast<uint32_t>(bytes.size()), count = static_cast<uint32_t>(words.size());
     std::vector<uint32_t> out;
     REQUIRE(spirv_pack::decode(packed.data(), n, count, out));
@@ -155,14 +154,6 @@ TEST_CASE("The SPIR-V packing round-trips every word and rejects malformed data"
     CHECK_FALSE(spirv_pack::decode(over32Bits, 5, 1, out));
 }
 
-namespace {
-std::vector<uint32_t> toWords(const std::vector<uint8_t>& bytes) {
-    std::vector<uint32_t> packed((bytes.size() + 3) / 4, 0);
-    for (size_t i = 0; i < bytes.size(); ++i) packed[i / 4] |= uint32_t(bytes[i]) << (8 * (i % 4));
-    return packed;
-}
-} // namespace
-
 TEST_CASE("The SPIR-V form of the packing round-trips every embedded module and rejects malformed data",
           "[unit][kernels]") {
     std::vector<uint32_t> words, out;
@@ -174,7 +165,7 @@ TEST_CASE("The SPIR-V form of the packing round-trips every embedded module and 
         REQUIRE(spirv_pack::encodeSpirv(words, bytes));
         const PackedSpirv& s = kKernels[i].spirv; // a delta (kernels/variant_delta.hpp) rebuilds these bytes
         CHECK(bytes.size() == (s.base ? s.expandedBytes : s.packedBytes));
-        const std::vector<uint32_t> packed = toWords(bytes);
+        const std::vector<uint32_t> packed = spirv_pack::toWords(bytes);
         const uint32_t n = static_cast<uint32_t>(bytes.size()), count = static_cast<uint32_t>(words.size());
         REQUIRE(spirv_pack::decodeSpirv(packed.data(), n, count, out));
         CHECK(out == words);
@@ -192,7 +183,7 @@ TEST_CASE("The SPIR-V form of the packing round-trips every embedded module and 
         for (uint32_t j = 1; j < count; ++j) words.push_back(rng() >> (rng() % 32));
     }
     REQUIRE(spirv_pack::encodeSpirv(words, bytes));
-    std::vector<uint32_t> packed = toWords(bytes);
+    std::vector<uint32_t> packed = spirv_pack::toWords(bytes);
     const uint32_t n = static_cast<uint32_t>(bytes.size()), count = static_cast<uint32_t>(words.size());
     REQUIRE(spirv_pack::decodeSpirv(packed.data(), n, count, out));
     CHECK(out == words);
@@ -202,7 +193,7 @@ TEST_CASE("The SPIR-V form of the packing round-trips every embedded module and 
     CHECK_FALSE(spirv_pack::decodeSpirv(packed.data(), n - 1, count, out)); // cut short
     CHECK_FALSE(spirv_pack::decodeSpirv(packed.data(), n, 4, out));         // no room for the header
     // One varint a word (the old form, and DXBC's) starts with the magic number, not the tag: refused.
-    const std::vector<uint32_t> old = toWords(spirv_pack::encode(words));
+    const std::vector<uint32_t> old = spirv_pack::toWords(spirv_pack::encode(words));
     CHECK_FALSE(spirv_pack::decodeSpirv(old.data(), uint32_t(spirv_pack::encode(words).size()), count, out));
     // An instruction of no words, in the encoder's input and in the packed data.
     std::vector<uint32_t> bad = {spirv_pack::kSpirvMagic, 0x00010300, 0, 10, 0, 0x00000011};
@@ -215,7 +206,7 @@ TEST_CASE("The SPIR-V form of the packing round-trips every embedded module and 
     REQUIRE(bytes.size() >= 2);
     bytes.pop_back();    // the instruction's two bytes (opcode 0x11, count 1) become one:
     bytes.back() = 0x10; // opcode 1, count 0
-    packed = toWords(bytes);
+    packed = spirv_pack::toWords(bytes);
     CHECK_FALSE(spirv_pack::decodeSpirv(packed.data(), uint32_t(bytes.size()), 6, out));
     CHECK_FALSE(spirv_pack::encodeSpirv({1, 2, 3, 4, 5}, bytes)); // no magic number
 }

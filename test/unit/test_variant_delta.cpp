@@ -13,11 +13,6 @@
 using namespace ripple::kernels;
 
 namespace {
-std::vector<uint32_t> toWords(const std::vector<uint8_t>& bytes) {
-    std::vector<uint32_t> packed((bytes.size() + 3) / 4, 0);
-    for (size_t i = 0; i < bytes.size(); ++i) packed[i / 4] |= uint32_t(bytes[i]) << (8 * (i % 4));
-    return packed;
-}
 std::string kernelOf(const char* name) {
     const std::string n = name;
     return n.substr(0, n.find('.'));
@@ -67,7 +62,8 @@ TEST_CASE("The copies rebuild any bytes over any base and refuse malformed token
     }
     const std::vector<uint8_t> tokens = variant_delta::encode(base, variant);
     CHECK(tokens.size() * 3 < variant.size()); // it found the copies
-    const std::vector<uint32_t> b = toWords(base), t = toWords(tokens), want = toWords(variant);
+    const std::vector<uint32_t> b = spirv_pack::toWords(base), t = spirv_pack::toWords(tokens),
+                                want = spirv_pack::toWords(variant);
     const uint32_t nb = uint32_t(base.size()), nt = uint32_t(tokens.size()), nv = uint32_t(variant.size());
     std::vector<uint32_t> out;
     REQUIRE(variant_delta::decode(b.data(), nb, t.data(), nt, nv, out));
@@ -79,18 +75,19 @@ TEST_CASE("The copies rebuild any bytes over any base and refuse malformed token
     // Copies that reach before the base: the same tokens over a shorter base.
     CHECK_FALSE(variant_delta::decode(b.data(), 10, t.data(), nt, nv, out));
     // An empty variant is one literal count of 0; with no base every byte is a literal.
-    REQUIRE(variant_delta::decode(b.data(), nb, toWords({0}).data(), 1, 0, out));
+    REQUIRE(variant_delta::decode(b.data(), nb, spirv_pack::toWords({0}).data(), 1, 0, out));
     CHECK(out.empty());
     const std::vector<uint8_t> alone = variant_delta::encode({}, variant);
-    REQUIRE(variant_delta::decode(nullptr, 0, toWords(alone).data(), uint32_t(alone.size()), nv, out));
+    REQUIRE(variant_delta::decode(nullptr, 0, spirv_pack::toWords(alone).data(), uint32_t(alone.size()), nv,
+                                  out));
     CHECK(out == want);
 
     // Hand-made tokens: literals "ab", then a copy of 4 from 2 back ("abab"), and what breaks each part.
     auto decodes = [&](std::vector<uint8_t> tok, uint32_t expect, const std::vector<uint8_t>& made) {
-        const std::vector<uint32_t> w = toWords(tok);
+        const std::vector<uint32_t> w = spirv_pack::toWords(tok);
         std::vector<uint32_t> o;
         const bool ok = variant_delta::decode(nullptr, 0, w.data(), uint32_t(tok.size()), expect, o);
-        return ok && o == toWords(made);
+        return ok && o == spirv_pack::toWords(made);
     };
     CHECK(decodes({2, 'a', 'b', 0, 2, 0}, 6, {'a', 'b', 'a', 'b', 'a', 'b'}));
     CHECK_FALSE(decodes({2, 'a', 'b', 0, 0, 0}, 6, {})); // a distance of 0

@@ -218,19 +218,11 @@ bool readSpirv(const std::string& path, std::vector<uint32_t>& words) {
 
 namespace {
 void bytesArray(std::ostream& out, const std::string& array, const std::vector<uint8_t>& bytes) {
+    const std::vector<uint32_t> words = ripple::kernels::spirv_pack::toWords(bytes);
     out << "const uint32_t " << array << "[] = {";
-    for (size_t i = 0; i < bytes.size(); i += 4) {
-        uint32_t w = 0;
-        for (size_t b = 0; b < 4 && i + b < bytes.size(); ++b) w |= uint32_t(bytes[i + b]) << (8 * b);
-        out << ((i / 4) % 10 ? "" : "\n    ") << "0x" << std::hex << w << std::dec << "u,";
-    }
+    for (size_t i = 0; i < words.size(); ++i)
+        out << (i % 10 ? "" : "\n    ") << "0x" << std::hex << words[i] << std::dec << "u,";
     out << "\n};\n";
-}
-
-std::vector<uint32_t> toWords(const std::vector<uint8_t>& bytes) {
-    std::vector<uint32_t> words((bytes.size() + 3) / 4, 0u);
-    for (size_t i = 0; i < bytes.size(); ++i) words[i / 4] |= uint32_t(bytes[i]) << (8 * (i % 4));
-    return words;
 }
 } // namespace
 
@@ -255,11 +247,11 @@ bool deltaArray(std::ostream& out, const std::string& array, const std::vector<u
         return fail(array + ": not a SPIR-V module whose instructions tile its words; cannot pack it");
     const std::vector<uint8_t> tokens = ripple::kernels::variant_delta::encode(base, bytes);
     std::vector<uint32_t> rebuilt;
-    const std::vector<uint32_t> baseWordsPacked = toWords(base), tokenWords = toWords(tokens);
+    const std::vector<uint32_t> baseWordsPacked = pack::toWords(base), tokenWords = pack::toWords(tokens);
     if (!ripple::kernels::variant_delta::decode(baseWordsPacked.data(), uint32_t(base.size()),
                                                 tokenWords.data(), uint32_t(tokens.size()),
                                                 uint32_t(bytes.size()), rebuilt) ||
-        rebuilt != toWords(bytes))
+        rebuilt != pack::toWords(bytes))
         return fail(array + ": its copies from " + baseArray + " do not rebuild it");
     bytesArray(out, array, tokens);
     init = "{" + array + ", " + std::to_string(tokens.size()) + ", " + std::to_string(words.size()) + ", " +
