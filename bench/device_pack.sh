@@ -56,7 +56,7 @@ for arg in "$@"; do
     # The lanes' forms too: staged, direct (topk_lane) and the row's parts in one workgroup, where the build
     # has them (NVIDIA's binary sizes are not ACO's: topk_chunk's doubled where ACO said +28%).
     for lane in "$build"/kernels/spv/topk_lane_staged.b32.k{4,16}{,.small}.spv \
-        "$build"/kernels/spv/topk_lane.f32.k{4,16}.spv "$build"/kernels/spv/topk_lane_group.f32.k{4,8,16}.spv \
+        "$build"/kernels/spv/topk_lane.f32.k{4,16}.spv "$build"/kernels/spv/topk_lane_group.f32.k{4,8,16}{,.fast,.portable}.spv \
         "$build"/kernels/spv/topk_row.f32.s256.fast.spv; do
         if [ -f "$lane" ]; then cp "$lane" "$stage/$name/spv/"; fi
     done
