@@ -153,8 +153,9 @@ void fill(HostTensor& t, std::mt19937& rng, Fill how) {
                 case 3:
                     v = floatBits(type, (r >> 4) & 1 ? INFINITY : -INFINITY);
                     break;
-                case 4: // a denormal of either sign: devices may flush them to zero
-                    v = denormalBits(type, r >> 8, (r >> 4) & 1);
+                case 4: // a denormal of either sign (devices may flush them to zero); a quarter of them the
+                        // smallest, next to zero, where a bound by value is off by one soonest
+                    v = denormalBits(type, (r >> 5) & 3 ? r >> 8 : 0, (r >> 4) & 1);
                     break;
                 default:
                     v = floatBits(type, static_cast<double>((r >> 8) % 7) - 3.0);
