@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
     std::uniform_real_distribution<double> u(0, 1);
     double rounds = 0, surv = 0;
     for (int rep = 0; rep < reps; ++rep) {
-        std::vector<std::vector<double>> x(R, std::vector<double>(n, 2.0));  // 2.0: past the row's end
+        std::vector<std::vector<double>> x(R, std::vector<double>(n));  // at(): 2.0 past the row's end
         for (auto& v : x)
             for (auto& e : v) e = u(g);
         // lists[r][p]: part p's best K of row r, sorted; tau[r] the row's threshold
