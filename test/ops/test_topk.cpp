@@ -295,6 +295,20 @@ TEST_CASE("TopK by invocation-private lists of one workgroup's rows (strided row
         fillData(input, rng, Data::Ties);
         checkTopK(rt::device(), input, 0, 9, AxisDirection::Decreasing, DataType::UInt64);
     }
+    // Bounds by value at zero (FLOAT32 compares values, not keys, once a part's list is full): columns of
+    // +0.0 and -0.0 (equal: index order), with the smallest denormal of the direction's winning sign late
+    // in the parts, so that it meets a list whose worst is a zero.
+    for (auto dir : {AxisDirection::Increasing, AxisDirection::Decreasing}) {
+        WithLaneGroup eight(8);
+        rt::HostTensor input(DataType::Float32, {512, 24});
+        for (uint64_t i = 0; i < input.count(); ++i) {
+            const uint64_t j = i / 24, c = i % 24;
+            uint32_t bits = (j * 7 + c) % 3 == 0 ? 0x80000000u : 0u;
+            if ((j * 13 + c * 5) % 97 == 50) bits = dir == AxisDirection::Increasing ? 0x80000001u : 1u;
+            input.setBits(i, bits);
+        }
+        for (uint32_t k : {1u, 4u, 9u}) checkTopK(rt::device(), input, 0, k, dir, DataType::UInt32);
+    }
     WithLaneGroup group(2);
     for (DataType type : {DataType::Float32, DataType::UInt8}) {
         rt::HostTensor input(type, {300, 70});
