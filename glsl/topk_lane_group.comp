@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: MIT
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#if defined(MODE_fast)
+// NaNs kept by the float comparisons (SignedZeroInfNanPreserve for 32-bit floats; the device property
+// shaderSignedZeroInfNanPreserveFloat32), as topk_select_filter's fast form: the mask needs no NaN test.
+#extension GL_EXT_spirv_intrinsics : require
+spirv_execution_mode(extensions = ["SPV_KHR_float_controls"], capabilities = [4466], 4461, 32);
+#endif
 // TopK by invocation-private lists of one workgroup's rows (core/topk.cpp's planLaneGroup; strided rows of
 // types up to 32 bits, K <= 16): topk_lane.comp's lists, with a row's P parts (a power of 2) in one workgroup,
 // so that they share a threshold and merge in shared memory, in one dispatch. Invocation l of a tile takes
@@ -15,11 +21,13 @@
 //    model, bench/NOTES.md: a warp runs as many insertion rounds a batch as its busiest invocation; without
 //    tau, about 117 a warp, 52 with it).
 //    With params [35] = o > 0, tau is taken again once the parts have seen o elements each: the K-th
-//    smallest key of their lists then (more elements fall above it).
+//    smallest key of their lists then (more elements fall above it); with [36] set, again at twice that
+//    offset, and so on (each take costs log2(P) rounds and barriers; fewer insertion rounds pay for it,
+//    bench/experiments/lane_group_sim.cpp).
 // 3. The parts' lists merge (laneMerge: entries by (key, index), log2(P) rounds) and every invocation of the
 //    row holds the row's best KMAX; invocation p writes ranks p, p + P, ... below K.
 // Bindings: 1 input, 2 values, 3 indices. Params: planLane's, [30] P, [31] part length L, [32] key bits,
-// [34] 1: the threshold (step 2), [35] its second take (0: none).
+// [34] 1: the threshold (step 2), [35] its second take (0: none), [36] 1: each later take at twice the offset.
 layout(local_size_x = RIPPLE_GROUP_SIZE) in;  // 256
 // groupCount: the workgroups dispatched along x (HLSL has no gl_NumWorkGroups).
 layout(push_constant) uniform PC { uint paramsBase; uint arg; uint groupCount; } pc;
@@ -40,12 +48,12 @@ layout(std430, binding = 3) writeonly buffer IndicesOut { uint indicesOut[]; };
 #define LANE_BATCH 8u
 #endif
 uint gTau;  // the row's threshold (step 2), 0xFFFFFFFF without
-#define LANE_TAU
 #include "ripple/topk_lane.glsl"
 
 #define GROUP RIPPLE_GROUP_SIZE
 #define LANE_GROUP_TAU P(34)
 #define LANE_GROUP_REFRESH P(35)
+#define LANE_GROUP_AGAIN P(36)
 // The lists as they merge: slot s of invocation l at s * GROUP + l (consecutive invocations, consecutive
 // words). KMAX 16: 32 KiB.
 shared uint sKey[KMAX * GROUP];
@@ -149,6 +157,60 @@ uint laneRowTau(uint parts, uint R) {
     return tau;
 }
 
+// Step 2's batch: entries 0 .. count - 1, entry u the part's element first + u. Once the loop runs, the list
+// is full (count > 0 needs a part longer than KMAX, whose first KMAX filled it), so no empty-slot tests. An
+// entry can enter only strictly before the list's worst (a later index loses a tie) and at or below tau:
+// rank key at or below T = min(tau, worst - 1), one comparison an entry, a superset (each entry is rechecked
+// exactly in its round; one above tau that beats the worst is harmless: the lists keep every possible
+// winner either way).
+// FLOAT32 (LANE_GROUP_FLOAT): cur[] holds the elements' bits and the mask compares them as floats with T's
+// value, a few instructions an entry instead of the order key's eight; only the picked entries are mapped.
+// The order key is monotonic in the value, with -0.0 = +0.0 (as the float compare) and NaN above everything.
+// For DECREASING (flip set) every NaN must pass: found from its bits (MODE portable), since without
+// SignedZeroInfNanPreserve (MODE fast) a Vulkan compiler may assume no operand is one (and make !(x < v) into
+// x >= v). For INCREASING none must; one that passes by such a rewrite costs only a round. A device that
+// flushes denormals compares them as zeros: still a superset.
+#if defined(DTYPE_f32)
+#define LANE_GROUP_FLOAT
+float laneKeyValue(uint key) { return uintBitsToFloat(key >= 0x80000000u ? (key & 0x7FFFFFFFu) : ~key); }
+#endif
+void laneGroupConsider(uint cur[LANE_BATCH], uint first, uint count, uint flip) {
+    const uint worst = gKey[KMAX - 1u], T = min(gTau, worst - 1u);  // worst 0: nothing passes (below)
+    uint pending = 0u;
+#if defined(LANE_GROUP_FLOAT)
+    if (flip != 0u) {
+        // rank ~key <= T: key >= ~T. Past +inf's key only NaNs would pass: +inf's key instead (its ties too).
+        const float v = laneKeyValue(min(~T, 0xFF800000u));
+        [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u) {
+#if defined(MODE_fast)
+            const uint nan = 0u;
+#else
+            const uint nan = uint((cur[u] & 0x7FFFFFFFu) > 0x7F800000u);  // | not ||: glslang branches on ||
+#endif
+            pending |= (uint(!(uintBitsToFloat(cur[u]) < v)) | nan) << u;
+        }
+    } else {
+        // key <= T. 0x7FFFFFFF, -0.0's key before the fold (no element's), as the one below it: +0.0 stays
+        // out. Past +inf's key, +inf: every number passes, no NaN.
+        const float v = laneKeyValue(T == 0x7FFFFFFFu ? 0x7FFFFFFEu : min(T, 0xFF800000u));
+        [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u) pending |= uint(uintBitsToFloat(cur[u]) <= v) << u;
+    }
+#else
+    [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u) pending |= uint(cur[u] <= T) << u;
+#endif
+    pending &= worst == 0u ? 0u : count >= 32u ? 0xFFFFFFFFu : (1u << count) - 1u;
+    while (pending != 0u) {
+        const uint u = uint(findLSB(pending));
+        pending &= pending - 1u;
+#if defined(LANE_GROUP_FLOAT)
+        const uint k = orderKeyOf(uvec2(lanePick(cur, u), 0u)).x ^ flip;
+#else
+        const uint k = lanePick(cur, u);
+#endif
+        if (laneBeatsFull(k)) laneInsertFull(k, first + u);
+    }
+}
+
 void main() {
     const uint n = TOPK_N, rows = TOPK_ROWS, parts = LANE_PARTS, L = LANE_PART_LENGTH, stride = TOPK_AXIS_STRIDE;
     const uint bits = LANE_KEY_BITS, K = TOPK_K;
@@ -181,13 +243,17 @@ void main() {
             const uint j0 = begin + o;
             if (refresh != 0u && o >= refresh) {  // uniform: the lists have seen o elements each
                 gTau = min(gTau, laneRowTau(parts, R));
-                refresh = 0u;
+                refresh = LANE_GROUP_AGAIN != 0u ? 2u * o : 0u;
             }
-            LaneKey key[LANE_BATCH];
-            [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u) key[u] = orderKeyOf(raw[u]).x ^ flip;
+            uint cur[LANE_BATCH];
+#if defined(LANE_GROUP_FLOAT)
+            [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u) cur[u] = raw[u].x;
+#else
+            [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u) cur[u] = orderKeyOf(raw[u]).x ^ flip;
+#endif
             [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u)
                 raw[u] = loadElement(rowBase + min(j0 + LANE_BATCH + u, n - 1u) * stride);
-            laneConsiderBatch(key, j0, end > j0 ? end - j0 : 0u);
+            laneGroupConsider(cur, j0, end > j0 ? end - j0 : 0u, flip);
         }
         // Step 3: the row's lists merged; invocation p of the row writes ranks p, p + P, ...
         laneMerge(parts, R);

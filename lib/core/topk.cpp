@@ -333,10 +333,10 @@ uint64_t laneGroupShape(uint64_t n, uint64_t kmax, uint64_t wanted) {
     return P;
 }
 
-// The parts a row the group wants for this KMAX (laneGroupPartsForTests where set), and where its parts take
-// their threshold again (params: 0 never). H100 us (bench/NOTES.md, issue 59), base topk_lane / 16 parts,
-// again at 64 / 8 parts, again at 96: (128,4096,64) axis 1 K=16 124.2 / 113.9 / 101.4, K=4 109.3 / 66.6 /
-// 71.9; (2048,512) axis 0 K=8 113.7 / 22.0 / 34.6; (300,4096) axis 0 K=16 38.9 / 20.2 / 16.4.
+// The parts a row the group wants for this KMAX (laneGroupPartsForTests where set). H100 us (bench/NOTES.md,
+// issue 59), base topk_lane / 16 parts / 8 parts: (128,4096,64) axis 1 K=16 124.2 / 113.9 / 101.4, K=4
+// 109.3 / 66.6 / 71.9; (2048,512) axis 0 K=8 113.7 / 22.0 / 34.6; (300,4096) axis 0 K=16 38.9 / 20.2 / 16.4.
+// With the filter by value, 16 parts stay behind at K=16 (103.9 against 79.6).
 uint64_t laneGroupWanted(uint64_t kmax) {
     return laneGroupPartsForTests ? laneGroupPartsForTests : kmax <= 8 ? 16 : 8;
 }
@@ -347,14 +347,18 @@ Result<Plan> planLaneGroup(Plan plan, const TopKDesc& desc, uint64_t rows, uint6
     const uint64_t n = in.Sizes[desc.Axis], wanted = laneGroupWanted(kmax);
     const uint64_t P = laneGroupShape(n, kmax, wanted);
     const uint64_t L = (n + P - 1) / P, R = limits.groupSize() / P;
-    const uint32_t refresh = wanted >= 16 ? 64 : 96;
+    // The threshold is taken again once the parts have seen 48 elements each, and at every doubling: H100
+    // us, once at 64 (16 parts) or 96 (8) / at 48 and doubling: (128,4096,64) axis 1 K=16 81.9 / 79.6, K=4
+    // 63.0 / 61.2; (2048,512) axis 0 K=8 21.2 / 21.8; (300,4096) axis 0 K=16 15.9 / 15.9.
+    const uint32_t refresh = 48, again = 1;
     topkParams(plan.params, desc, kmax, 0, 1, 1, rows, rows, 0);
-    plan.params.insert(plan.params.end(), {static_cast<uint32_t>(P), static_cast<uint32_t>(L),
-                                           8 * elementSize(in.DataType), keyKind(in.DataType), 1u, refresh});
+    plan.params.insert(plan.params.end(),
+                       {static_cast<uint32_t>(P), static_cast<uint32_t>(L), 8 * elementSize(in.DataType),
+                        keyKind(in.DataType), 1u, refresh, again});
     addDispatch(
         plan, std::string("topk_lane_group.") + typeClass(in.DataType) + ".k" + std::to_string(kmax),
         {{BindingKind::Params}, {BindingKind::Tensor, 0}, {BindingKind::Tensor, 1}, {BindingKind::Tensor, 2}},
-        0, (rows + R - 1) / R);
+        0, (rows + R - 1) / R, true); // modes: fast = FLOAT32's NaNs kept by the comparisons
     return plan;
 }
 

@@ -270,8 +270,9 @@ TEST_CASE("TopK by invocation-private lists of one workgroup's rows (strided row
     WithoutRank lanes;
     // topk_lane_group: padded 3-D rows (16 parts of 19), a last tile of one live row of 16 ({1000, 33}),
     // parts that cannot hold KMAX (n = 7: one part), parts of odd length ({100, 9} K = 16: 4 of 25; {999,
-    // 17}: 16 of 63, the last 54), K = 1, and rows of 2048 whose threshold leaves few elements to insert; 2,
-    // 4 and 8 parts on some. The 64-bit types take topk_lane (planLane) as before.
+    // 17}: 16 of 63, the last 54), K = 1, and rows of 1024 (the longest that so few rows give the lanes)
+    // whose threshold leaves few elements to insert; 16 and 4 parts, 8 and 2 below. The 64-bit types take
+    // topk_lane (planLane) as before.
     std::mt19937 rng(5151);
     for (uint64_t parts : {16u, 4u}) {
         WithLaneGroup group(parts);
@@ -283,17 +284,28 @@ TEST_CASE("TopK by invocation-private lists of one workgroup's rows (strided row
                 {{100, 9}, {}, 0, 16},
                 {{999, 17}, {}, 0, 9},
                 {{64, 5, 3}, {}, 0, 1},
-                {{2048, 40}, {}, 0, 12},
+                {{1024, 40}, {}, 0, 12},
             },
             rng);
     }
     // The planner's rule (8 or more parts a row, 8192 invocations): 16 parts of 16 at K = 8, 8 of 16 at
-    // K = 16 (too short to take the threshold again at 96), and 8 parts of 100 at K = 9 (taken again).
+    // K = 16 (too short to take the threshold again at 48), and 8 parts of 100 at K = 9 (taken again at 48
+    // and 96; the cases above with parts of 256 take it up to 192).
     checkLaneCases({{{256, 1024}, {}, 0, 8}, {{128, 2048}, {}, 0, 16}}, rng);
     for (DataType type : {DataType::Float32, DataType::UInt16}) {
         rt::HostTensor input(type, {800, 1030});
         fillData(input, rng, Data::Ties);
         checkTopK(rt::device(), input, 0, 9, AxisDirection::Decreasing, DataType::UInt64);
+    }
+    // FLOAT32's portable form (NaNs found from their bits), which devices without
+    // shaderSignedZeroInfNanPreserveFloat32 take; rt::device() takes the fast form where the device has it.
+    for (Data how : kAllData) {
+        for (auto dir : {AxisDirection::Increasing, AxisDirection::Decreasing}) {
+            WithLaneGroup four(4);
+            rt::HostTensor input(DataType::Float32, {1024, 40});
+            fillData(input, rng, how);
+            checkTopK(rt::device(KernelPreference::Portable), input, 0, 12, dir, DataType::UInt32);
+        }
     }
     // Bounds by value at zero (FLOAT32 compares values, not keys, once a part's list is full): columns of
     // +0.0 and -0.0 (equal: index order), with the smallest denormal of the direction's winning sign late

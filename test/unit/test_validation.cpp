@@ -197,17 +197,21 @@ TEST_CASE(
     // Strided rows with enough rows * parts (here 2048 * 16: strided rows aim at 32768 invocations) for the
     // lists, whatever their length.
     // Those rows with 8 parts of 4096 / 8 and more (2048 * 8 invocations) take a row's parts in one
-    // workgroup: 8 parts at K = 16, the threshold taken again at 96; 16 parts at K <= 8, again at 64; too
-    // few invocations ({4096, 256} K = 4: 256 * 16) and rows too short for 8 parts of KMAX keep topk_lane.
+    // workgroup: 8 parts at K = 16, 16 parts at K <= 8, the threshold taken again at 48 and each doubling;
+    // too few invocations ({4096, 256} K = 4: 256 * 16) and rows too short for 8 parts of KMAX keep
+    // topk_lane. The group has modes (FLOAT32's fast form).
     auto group = core::planTopK(topk({4096, 2048}, 0, 16), limits());
     REQUIRE(group.value().dispatches.size() == 1);
     CHECK(group.value().dispatches[0].kernel == "topk_lane_group.f32.k16");
     CHECK(group.value().params[30] == 8);
     CHECK(group.value().params[31] == 512);
-    CHECK(group.value().params[35] == 96);
+    CHECK(group.value().params[35] == 48);
+    CHECK(group.value().params[36] == 1);
+    CHECK(group.value().dispatches[0].hasModes);
     auto group16 = core::planTopK(topk({4096, 2048}, 0, 5), limits());
     CHECK(group16.value().params[30] == 16);
-    CHECK(group16.value().params[35] == 64);
+    CHECK(group16.value().params[35] == 48);
+    CHECK(group16.value().params[36] == 1);
     CHECK(first(topk({4096, 256}, 0, 4)) == "topk_lane.f32.k4");
     CHECK(first(topk({100, 20000}, 0, 16)) == "topk_lane.f32.k16");
     CHECK(first(topk({4096, 2048}, 0, 16, DataType::Int64)) == "topk_lane.i64.k16");

@@ -91,6 +91,28 @@ void laneInsert(LaneKey key, uint idx) { laneShiftIn(key, idx, false); }
 bool laneBeatsFull(LaneKey key) { return keyBefore(key, gKey[KMAX - 1u]) != 0u; }
 void laneInsertFull(LaneKey key, uint idx) { laneShiftIn(key, idx, true); }
 
+#if !defined(LANE_INDEXED)
+// Entry u of a batch by a tree of selects on u's bits, log2(LANE_BATCH) deep: a chain over the batch would put
+// LANE_BATCH - 1 dependent selects in every insertion round (H200, (128,4096,64) axis 1 K=16: lane level 131
+// -> 108 us with the batch-ahead loads). A level per bit, written out so that each level's loop has a
+// constant count (LANE_BATCH is at most 32).
+LaneKey lanePick(LaneKey key[LANE_BATCH], uint u) {
+    LaneKey t[LANE_BATCH] = key;
+#define LANE_PICK_LEVEL(level)                                            \
+    [[unroll]] for (uint w = 0u; w < (LANE_BATCH >> (level + 1u)); ++w) { \
+        const bool odd = ((u >> level) & 1u) != 0u;                       \
+        t[w] = odd ? t[2u * w + 1u] : t[2u * w];                          \
+    }
+    LANE_PICK_LEVEL(0u)
+    LANE_PICK_LEVEL(1u)
+    LANE_PICK_LEVEL(2u)
+    LANE_PICK_LEVEL(3u)
+    LANE_PICK_LEVEL(4u)
+#undef LANE_PICK_LEVEL
+    return t[0];
+}
+#endif
+
 // Considers entries 0 .. count - 1 of a batch (count <= LANE_BATCH, which the kernel defines, at most 32)
 // in their order, key[u] being entry u's; its index is first + u (a part's elements), or idx[u] with
 // LANE_INDEXED (topk_lane_merge: a part's list). Only the comparisons with the current worst are unrolled;
@@ -104,12 +126,7 @@ void laneConsiderBatch(LaneKey key[LANE_BATCH], uint idx[LANE_BATCH], uint count
 void laneConsiderBatch(LaneKey key[LANE_BATCH], uint first, uint count) {
 #endif
     uint pending = 0u;
-    [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u)
-#if defined(LANE_TAU)  // topk_lane_group: only keys at or below the row's threshold gTau can win
-        pending |= (uint(laneBeats(key[u])) & uint(key[u] <= gTau) & uint(u < count)) << u;
-#else
-        pending |= (uint(laneBeats(key[u])) & uint(u < count)) << u;
-#endif
+    [[unroll]] for (uint u = 0u; u < LANE_BATCH; ++u) pending |= (uint(laneBeats(key[u])) & uint(u < count)) << u;
     while (pending != 0u) {
         const uint u = uint(findLSB(pending));
         pending &= pending - 1u;
@@ -123,23 +140,7 @@ void laneConsiderBatch(LaneKey key[LANE_BATCH], uint first, uint count) {
             i = u == w ? idx[w] : i;
         }
 #else
-        // Entry u by a tree of selects on u's bits, log2(LANE_BATCH) deep: a chain over the batch would put
-        // LANE_BATCH - 1 dependent selects in every insertion round (H200, (128,4096,64) axis 1 K=16: lane
-        // level 131 -> 108 us with the batch-ahead loads). A level per bit, written out so that each level's
-        // loop has a constant count (LANE_BATCH is at most 32).
-        LaneKey t[LANE_BATCH] = key;
-#define LANE_PICK_LEVEL(level)                                            \
-    [[unroll]] for (uint w = 0u; w < (LANE_BATCH >> (level + 1u)); ++w) { \
-        const bool odd = ((u >> level) & 1u) != 0u;                       \
-        t[w] = odd ? t[2u * w + 1u] : t[2u * w];                          \
-    }
-        LANE_PICK_LEVEL(0u)
-        LANE_PICK_LEVEL(1u)
-        LANE_PICK_LEVEL(2u)
-        LANE_PICK_LEVEL(3u)
-        LANE_PICK_LEVEL(4u)
-#undef LANE_PICK_LEVEL
-        const LaneKey k = t[0];
+        const LaneKey k = lanePick(key, u);
         const uint i = first + u;
 #endif
         if (laneBeats(k)) laneInsert(k, i);  // the worst may have improved since the mask was taken
