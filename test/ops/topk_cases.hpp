@@ -90,7 +90,8 @@ inline void fillData(rt::HostTensor& input, std::mt19937& rng, Data how) {
              : how == Data::Random ? rt::Fill::Random
                                    : rt::Fill::Ties);
     if (how == Data::AllEqual || how == Data::TwoValued) {
-        const uint64_t a = input.bits(0), b = input.bits(1);
+        // A one-element tensor has no second value: TwoValued is then AllEqual.
+        const uint64_t a = input.bits(0), b = input.count() > 1 ? input.bits(1) : a;
         for (uint64_t i = 0, n = input.count(); i < n; ++i)
             input.setBits(i, how == Data::AllEqual || (rng() & 1) ? a : b);
     }

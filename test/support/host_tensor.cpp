@@ -2,6 +2,8 @@
 #include "host_tensor.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace rt {
@@ -23,16 +25,29 @@ uint64_t HostTensor::offsetOf(uint64_t linear) const {
     return off;
 }
 
+namespace {
+// A test that reads or writes past its tensor stops here, in every build (the sanitizer job runs few tests).
+uint64_t checkedByte(const HostTensor& t, uint64_t linear, uint32_t size) {
+    const uint64_t at = t.offsetOf(linear) * size;
+    if (linear >= t.count() || at + size > t.bytes.size()) {
+        std::fprintf(stderr, "HostTensor: element %llu of %s is outside its %zu bytes\n",
+                     static_cast<unsigned long long>(linear), describe(t.desc).c_str(), t.bytes.size());
+        std::abort();
+    }
+    return at;
+}
+} // namespace
+
 uint64_t HostTensor::bits(uint64_t linear) const {
     uint32_t size = ripple::elementSize(desc.DataType);
     uint64_t v = 0;
-    std::memcpy(&v, bytes.data() + offsetOf(linear) * size, size);
+    std::memcpy(&v, bytes.data() + checkedByte(*this, linear, size), size);
     return v;
 }
 
 void HostTensor::setBits(uint64_t linear, uint64_t v) {
     uint32_t size = ripple::elementSize(desc.DataType);
-    std::memcpy(bytes.data() + offsetOf(linear) * size, &v, size);
+    std::memcpy(bytes.data() + checkedByte(*this, linear, size), &v, size);
 }
 
 int64_t HostTensor::indexValue(uint64_t linear) const {
