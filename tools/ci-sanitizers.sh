@@ -49,7 +49,9 @@ san="-fsanitize=address,undefined -fno-sanitize=vptr -fno-sanitize-recover=all -
 asan_files="test_device;test_recorder;test_faults;test_replay;test_frame_loop;test_scatter_nd;test_scatter_elements;test_scatter_in_place;test_topk;test_topk_select"
 asan_tags_a="device;recorder;faults;replay;frame_loop"
 asan_tags_b="scatter_nd;scatter_elements;scatter_in_place"
-asan_names="TopK reads strided and broadcast inputs in place;TopK of empty tensors succeeds and writes nothing;TopK's sampled radix selection falls back*"
+# The lanes' tests (TopK by invocation-private lists*) run here since a local ctest run saw one of them
+# corrupt the heap once (bench/NOTES.md, issue 59, fifteenth session; not reproduced).
+asan_names="TopK reads strided and broadcast inputs in place;TopK of empty tensors succeeds and writes nothing;TopK's sampled radix selection falls back*;TopK by invocation-private lists*"
 tsan_files="test_recorder;test_faults;test_replay"
 tsan_tags="recorder;faults;replay"
 spec() { # "a;b" -> "[a],[b]" (Catch2 v2: ',' is or)
