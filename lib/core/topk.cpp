@@ -336,7 +336,8 @@ uint64_t laneGroupShape(uint64_t n, uint64_t kmax, uint64_t wanted) {
 // The parts a row the group wants for this KMAX (laneGroupPartsForTests where set). H100 us (bench/NOTES.md,
 // issue 59), base topk_lane / 16 parts / 8 parts: (128,4096,64) axis 1 K=16 124.2 / 113.9 / 101.4, K=4
 // 109.3 / 66.6 / 71.9; (2048,512) axis 0 K=8 113.7 / 22.0 / 34.6; (300,4096) axis 0 K=16 38.9 / 20.2 / 16.4.
-// With the filter by value, 16 parts stay behind at K=16 (103.9 against 79.6).
+// With the filter by value, 16 parts (takes from 32) stay behind 8 (takes from 48) at K=16: 103.9
+// against 79.6.
 uint64_t laneGroupWanted(uint64_t kmax) {
     return laneGroupPartsForTests ? laneGroupPartsForTests : kmax <= 8 ? 16 : 8;
 }
