@@ -4,6 +4,8 @@
 // selection strategies for long rows (radix and sampled selection, K over 1024) are in test_topk_select.cpp.
 #include "topk_cases.hpp"
 
+#include <algorithm>
+
 using namespace ripple;
 using namespace tk;
 
@@ -154,10 +156,14 @@ struct LaneCase {
     std::vector<uint32_t> strides;
     uint32_t axis;
     uint32_t k;
+    const char* strategy32 = nullptr; // the kernel of 32-bit types, where not the test's
 };
 
-// Every type and data kind on each case, a random direction and index type.
-void checkLaneCases(std::initializer_list<LaneCase> cases, std::mt19937& rng) {
+// Every type and data kind on each case, a random direction and index type. Each case's plan must run
+// `strategy`, for 32-bit types the case's strategy32 or else `strategy32` where they name one, and for
+// 64-bit types `strategy64`.
+void checkLaneCases(std::initializer_list<LaneCase> cases, std::mt19937& rng, const char* strategy,
+                    const char* strategy32 = nullptr, const char* strategy64 = "topk_lane.") {
     for (const LaneCase& c : cases) {
         for (DataType type : kTypes) {
             for (Data how : kAllData) {
@@ -166,6 +172,11 @@ void checkLaneCases(std::initializer_list<LaneCase> cases, std::mt19937& rng) {
                 const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
                 const DataType idx =
                     std::array{DataType::UInt32, DataType::UInt64, DataType::Int64}[rng() % 3];
+                const char* expected = strategy; // 8- and 16-bit types
+                if (elementSize(type) == 4)
+                    expected = c.strategy32 ? c.strategy32 : strategy32 ? strategy32 : strategy;
+                if (elementSize(type) == 8) expected = strategy64;
+                requireStrategy(makeTopKDesc(input.desc, c.axis, c.k, dir, idx), expected);
                 checkTopK(rt::device(), input, c.axis, c.k, dir, idx);
             }
         }
@@ -178,6 +189,7 @@ void checkMergedLanes(std::mt19937& rng) {
     for (DataType type : {DataType::Float32, DataType::UInt8, DataType::Int64}) {
         rt::HostTensor input(type, {4096, 300});
         fillData(input, rng, Data::Ties);
+        requireStrategy(makeTopKDesc(input.desc, 1, 2, AxisDirection::Increasing), "topk_lane_merge.");
         checkTopK(rt::device(), input, 1, 2, AxisDirection::Increasing, DataType::UInt32);
     }
 }
@@ -206,12 +218,13 @@ TEST_CASE("TopK by invocation-private lists (K <= 32): one part or several, cont
             {{2, 300, 40}, {13000, 41, 1}, 1, 7},
             {{2048, 64}, {}, 0, 1},
         },
-        rng);
+        rng, "topk_lane.");
     checkMergedLanes(rng);
     // Strided long rows with K = 8 (64 parts of 32 elements for each of 512 rows), a few types.
     for (DataType type : {DataType::Float32, DataType::BFloat16, DataType::Int64}) {
         rt::HostTensor input(type, {2048, 512});
         fillData(input, rng, Data::Ties);
+        requireStrategy(makeTopKDesc(input.desc, 0, 8), "topk_lane.");
         checkTopK(rt::device(), input, 0, 8, AxisDirection::Decreasing, DataType::UInt32);
     }
 }
@@ -243,9 +256,9 @@ TEST_CASE("TopK by invocation-private lists staged through shared memory (rows o
             {{300, 76}, {78, 1}, 1, 5},
             {{64, 1024}, {}, 1, 3},
             {{5, 7, 64}, {}, 2, 9},
-            {{1000, 32}, {}, 1, 4},
+            {{1000, 32}, {}, 1, 4, "topk_lane."}, // 32 bits read directly by the planner's rule (below)
         },
-        rng);
+        rng, "topk_lane_staged.");
     checkMergedLanes(rng);
     // The same rows of whole quads read directly by topk_lane (the planner's rule for rows up to 64 and K up
     // to 8: {1000, 32} K = 4 and {5, 7, 64} axis 2 K = 5 take it without the switch), and through the
@@ -260,7 +273,7 @@ TEST_CASE("TopK by invocation-private lists staged through shared memory (rows o
                 {{1000, 32}, {}, 1, 4},
                 {{3, 1000}, {}, 1, 16},
             },
-            rng);
+            rng, "topk_lane_staged.", direct ? "topk_lane." : nullptr);
     }
 }
 
@@ -286,15 +299,16 @@ TEST_CASE("TopK by invocation-private lists of one workgroup's rows (strided row
                 {{64, 5, 3}, {}, 0, 1},
                 {{1024, 40}, {}, 0, 12},
             },
-            rng);
+            rng, "topk_lane_group.");
     }
     // The planner's rule (8 or more parts a row, 8192 invocations): 16 parts of 16 at K = 8, 8 of 16 at
     // K = 16 (too short to take the threshold again at 48), and 8 parts of 100 at K = 9 (taken again at 48
     // and 96; the cases above with parts of 256 take it up to 192).
-    checkLaneCases({{{256, 1024}, {}, 0, 8}, {{128, 2048}, {}, 0, 16}}, rng);
+    checkLaneCases({{{256, 1024}, {}, 0, 8}, {{128, 2048}, {}, 0, 16}}, rng, "topk_lane_group.");
     for (DataType type : {DataType::Float32, DataType::UInt16}) {
         rt::HostTensor input(type, {800, 1030});
         fillData(input, rng, Data::Ties);
+        requireStrategy(makeTopKDesc(input.desc, 0, 9), "topk_lane_group.");
         checkTopK(rt::device(), input, 0, 9, AxisDirection::Decreasing, DataType::UInt64);
     }
     // FLOAT32's portable form (NaNs found from their bits), which devices without
@@ -304,6 +318,7 @@ TEST_CASE("TopK by invocation-private lists of one workgroup's rows (strided row
             WithLaneGroup four(4);
             rt::HostTensor input(DataType::Float32, {1024, 40});
             fillData(input, rng, how);
+            requireStrategy(makeTopKDesc(input.desc, 0, 12, dir), "topk_lane_group.f32.");
             checkTopK(rt::device(KernelPreference::Portable), input, 0, 12, dir, DataType::UInt32);
         }
     }
@@ -319,12 +334,16 @@ TEST_CASE("TopK by invocation-private lists of one workgroup's rows (strided row
             if ((j * 13 + c * 5) % 97 == 50) bits = dir == AxisDirection::Increasing ? 0x80000001u : 1u;
             input.setBits(i, bits);
         }
-        for (uint32_t k : {1u, 4u, 9u}) checkTopK(rt::device(), input, 0, k, dir, DataType::UInt32);
+        for (uint32_t k : {1u, 4u, 9u}) {
+            requireStrategy(makeTopKDesc(input.desc, 0, k, dir), "topk_lane_group.f32.");
+            checkTopK(rt::device(), input, 0, k, dir, DataType::UInt32);
+        }
     }
     WithLaneGroup group(2);
     for (DataType type : {DataType::Float32, DataType::UInt8}) {
         rt::HostTensor input(type, {300, 70});
         fillData(input, rng, Data::Ties);
+        requireStrategy(makeTopKDesc(input.desc, 0, 5, AxisDirection::Increasing), "topk_lane_group.");
         checkTopK(rt::device(), input, 0, 5, AxisDirection::Increasing, DataType::UInt32);
     }
 }
@@ -348,7 +367,8 @@ TEST_CASE("TopK by one workgroup per row (rows of 257 to 4096): every type up to
     // core/topk.cpp's planRow: 16 keys per invocation (rows of 4096 fill every slot; 257 and 1025 leave
     // most invocations with padding), contiguous and strided rows, K from 1 to 1024 (ranked by counting up
     // to 128, by a bitonic sort beyond). Two-valued, all-equal and narrow data put ties of the K-th rank
-    // across K, so the index bits are selected too.
+    // across K, so the index bits are selected too. K stays within the row's: at most 1024 (the tiles take
+    // more), over 32 on rows of up to 1024 (the lanes take those).
     std::mt19937 rng(31337);
     checkLayouts(
         {
@@ -361,8 +381,11 @@ TEST_CASE("TopK by one workgroup per row (rows of 257 to 4096): every type up to
         },
         rng, [](const Layout&, KernelPreference, Data) { return false; },
         [&](uint32_t n) {
-            return std::min(n, std::array<uint32_t, 8>{1, 33, 128, 129, 256, 700, 1024, n}[rng() % 8]);
-        });
+            const uint32_t k =
+                std::min({n, 1024u, std::array<uint32_t, 8>{1, 33, 128, 129, 256, 700, 1024, n}[rng() % 8]});
+            return n <= 1024 ? std::max(k, 33u) : k;
+        },
+        nullptr, "topk_row.");
 }
 
 namespace {
@@ -390,7 +413,7 @@ void chunks(rt::Part& part) {
             return std::min(4096 / ((n + 4095) / 4096),
                             std::array<uint32_t, 6>{1, 7, 40, 129, 256, 1024}[rng() % 6]);
         },
-        &part);
+        &part, "topk_chunk.");
 }
 
 } // namespace

@@ -178,17 +178,20 @@ TEST_CASE("TopK's sampled radix selection on sorted rows (all candidates in one 
 namespace {
 
 void groupedSamples(rt::Part& part) {
-    // 1100001 elements: each of the 4096 samples is the smallest of 2 elements of its stratum.
+    // 1100001 elements: each of the 4096 samples is the smallest of 2 elements of its stratum. K = 1 there
+    // would take the chunks.
+    WithoutChunks sampled;
     std::mt19937 rng(11);
     for (DataType type : {DataType::Float32, DataType::BFloat16, DataType::Int8}) {
         if (!part.take()) continue;
         for (rt::Fill how : {rt::Fill::Random, rt::Fill::Ties}) {
             rt::HostTensor input(type, {1, 1100001});
             rt::fill(input, rng, how);
-            for (uint32_t k : {1u, 100u, 1024u})
-                checkTopK(rt::device(), input, 1, k,
-                          rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing,
-                          DataType::UInt32);
+            for (uint32_t k : {1u, 100u, 1024u}) {
+                const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
+                requireStrategy(makeTopKDesc(input.desc, 1, k, dir), "topk_select_sample.");
+                checkTopK(rt::device(), input, 1, k, dir, DataType::UInt32);
+            }
         }
         rt::HostTensor sorted(type, {1, 1100001}); // ascending: the best of DECREASING all in the last strata
         for (uint64_t i = 0; i < sorted.count(); ++i)
@@ -202,9 +205,11 @@ void groupedSamples(rt::Part& part) {
     if (part.take()) {
         rt::HostTensor wide(DataType::Float32, {1, 8388609});
         rt::fill(wide, rng, rt::Fill::Random);
-        for (uint32_t k : {100u, 700u})
-            checkTopK(rt::device(), wide, 1, k,
-                      rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing, DataType::UInt32);
+        for (uint32_t k : {100u, 700u}) {
+            const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
+            requireStrategy(makeTopKDesc(wide.desc, 1, k, dir), "topk_select_sample.");
+            checkTopK(rt::device(), wide, 1, k, dir, DataType::UInt32);
+        }
     }
     // Several rows whose samples 16 workgroups share (5 rows of 4097 * 128 elements: S = 4096), the last to
     // arrive selecting, run again and again: a run that left an arrival counter behind would leave the next

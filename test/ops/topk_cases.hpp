@@ -51,6 +51,26 @@ inline TopKDesc makeTopKDesc(const TensorDesc& input, uint32_t axis, uint32_t k,
     return desc;
 }
 
+// The kernels of the plan for `desc` on the planner's default limits (a full device's), with the tests'
+// switches applied, in dispatch order.
+inline std::string plannedKernels(const TopKDesc& desc) {
+    auto plan = core::planTopK(desc, core::PlanLimits{});
+    if (!plan.ok()) return "(no plan: " + std::string(plan.status().message()) + ")";
+    std::string names;
+    for (const core::PlanDispatch& d : plan->dispatches) names += (names.empty() ? "" : " ") + d.kernel;
+    return names;
+}
+
+// Requires that the plan for `desc` runs a kernel whose name starts with `prefix` (a strategy's kernel,
+// e.g. "topk_lane_group."): a case that the planner sends to another strategy tests nothing of the one
+// its test names (the lane group's test once named rows that went to topk_row).
+inline void requireStrategy(const TopKDesc& desc, const std::string& prefix) {
+    const std::string names = plannedKernels(desc);
+    INFO("TopK input " << rt::describe(desc.InputTensor) << " axis " << desc.Axis << " K " << desc.K
+                       << " plans " << names << ", not " << prefix);
+    REQUIRE((" " + names).find(" " + prefix) != std::string::npos);
+}
+
 // Runs one TopK case on `dev` and compares values and indices bit for bit with the reference.
 inline void checkTopK(Device& dev, const rt::HostTensor& input, uint32_t axis, uint32_t k,
                       AxisDirection direction, DataType indexType) {
@@ -146,10 +166,11 @@ struct WithDirectQuads {
 // One strategy's test: every layout x 32-bit-key type x data kind, with the default kernels and the
 // portable ones (once where they are the same: rt::kernelPreferences()). skip(layout, pref, data) leaves a
 // combination out (it may draw from rng); pickK(n) draws K for rows of n; the direction is drawn too. With a
-// part, only that part's combinations (support/parts.hpp).
+// part, only that part's combinations (support/parts.hpp). With a strategy, every case's plan must run a
+// kernel of that prefix (requireStrategy).
 template <typename Skip, typename PickK>
 void checkLayouts(std::initializer_list<Layout> layouts, std::mt19937& rng, Skip skip, PickK pickK,
-                  rt::Part* part = nullptr) {
+                  rt::Part* part = nullptr, const char* strategy = nullptr) {
     for (KernelPreference pref : rt::kernelPreferences()) {
         for (const Layout& c : layouts) {
             for (DataType type : kTypes32) {
@@ -160,6 +181,7 @@ void checkLayouts(std::initializer_list<Layout> layouts, std::mt19937& rng, Skip
                     fillData(input, rng, how);
                     const uint32_t k = pickK(c.sizes[c.axis]);
                     const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
+                    if (strategy) requireStrategy(makeTopKDesc(input.desc, c.axis, k, dir), strategy);
                     checkTopK(rt::device(pref), input, c.axis, k, dir, DataType::UInt32);
                 }
             }
