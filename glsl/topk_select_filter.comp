@@ -247,7 +247,9 @@ void main() {
         if (row != sampledRow) {  // uniform
             loadSamples(rowBase);
             barrier();
+            RIPPLE_MARK(0);  // phases (PROFILE builds), sampling forms only: the samples' loads, tau
             sampledTau = sampleTau();
+            RIPPLE_MARK(1);
             sampledRow = row;
         }
         if (chunk == 0u && lid == 0u) state[s] = sampledTau;
@@ -268,7 +270,8 @@ void main() {
 #endif
         if (lid == 0u) sStaged = sTies = sTieSlots = 0u;
         barrier();
-        RIPPLE_MARK(0);  // phases (PROFILE builds): tau and the first tile's loads, the tiles, the append
+        RIPPLE_MARK(2);  // phases (PROFILE builds): (the sample form's above) the state and the first tile's
+                         // loads, the tiles, the append
         uint ties = 0u;
 #if defined(PAIRED_WORDS)
         if (paired) {  // uniform
@@ -315,7 +318,7 @@ void main() {
         }
         if (ties != 0u) atomicAdd(sTies, ties);
         barrier();
-        RIPPLE_MARK(1);
+        RIPPLE_MARK(3);
         if (lid == 0u) {
             chunkTies[g] = sTies;
             if (sTies != 0u) atomicAdd(state[s + 2u], sTies);

@@ -266,6 +266,7 @@ void takeBest(uint count, uint tau) {
     }
     // Keys compared down to `shift` only: with fewer digits resolved, every entry agreeing with T there wins.
     gShift = shift;
+    RIPPLE_MARK(1);  // the digits found (takeBest only), then the winners taken
     visitAll(VISIT_TAKE, count);
 }
 
@@ -386,7 +387,8 @@ void main() {
         gRowBase = viewOffset(TOPK_ROW_VIEW, row);
         if (lid == 0u) sSlots = 0u;
         barrier();
-        RIPPLE_MARK(0);  // phases (PROFILE builds): start and state, selection, sort and write
+        RIPPLE_MARK(0);  // phases (PROFILE builds): start and state, selection (its digits, then the winners
+                         // taken, where takeBest runs), sort and write
 #if defined(SELECT_HOLD)
         if (kGather) {  // the list, sorted by the passes after this one
             gGatherBase = below;
@@ -440,7 +442,7 @@ void main() {
         // translation (Debian's 1.6) made into an invalid module ("Branch must appear in a block").
 #if !defined(STEP_gather)
         barrier();
-        RIPPLE_MARK(1);
+        RIPPLE_MARK(2);
         writeWinners(row, gRowBase);
         // The row's state cleared for the next run: with the filter sampling (its TAU sample form) the state
         // is zeroed scratch, whose counts nothing else clears. Read by every invocation before the barriers

@@ -53,7 +53,9 @@ void main() {
         const uint row = w / parts, first = (w % parts) * per;
         const uint rowBase = viewOffset(TOPK_ROW_VIEW, row);
         if (parts == 1u) {  // uniform
-            loadSamples(rowBase);
+            loadSamples(rowBase);  // phases (PROFILE builds): the samples' loads (here invocation 0's), the
+            RIPPLE_MARK(0);        // parts' arrival and the row's samples loaded again (none with one part),
+            RIPPLE_MARK(1);        // the rest of the loads, the selection, the state's write
         } else {
             // This part's per * g loads spread over every invocation (item q: sample first + q / g, element
             // q % g of its group), eight in flight each: one round for a single row's 1024. Each sample's
@@ -71,6 +73,7 @@ void main() {
                     if (q0 + u * GROUP_SIZE < items) atomicMin(sEntry[(q0 + u * GROUP_SIZE) / g], rankKeyOf(k[u]));
             }
             barrier();
+            RIPPLE_MARK(0);
             for (uint e = lid; e < per; e += GROUP_SIZE) samples[row * S + first + e] = sEntry[e];
             memoryBarrierBuffer();  // this invocation's samples, before the arrival that publishes them
             barrier();
@@ -79,6 +82,7 @@ void main() {
                 memoryBarrierBuffer();
             }
             barrier();
+            RIPPLE_MARK(1);  // a part that is not its row's last ends here
             if (sLast == 0u) continue;  // uniform
             for (uint i0 = lid; i0 < S; i0 += GROUP_SIZE * 16u) {  // the row's last workgroup: all S samples
                 uint k[16];
@@ -90,9 +94,9 @@ void main() {
             if (lid == 0u) arrivals[row] = 0u;  // nobody else touches it in this dispatch
         }
         barrier();
-        RIPPLE_MARK(0);  // phases (PROFILE builds): the samples' loads, the selection, the state's write
+        RIPPLE_MARK(2);
         const uint tau = sampleTau();
-        RIPPLE_MARK(1);
+        RIPPLE_MARK(3);
         if (lid == 0u) {
             state[row * SELECT_STATE] = tau;
             state[row * SELECT_STATE + 1u] = 0u;
