@@ -116,9 +116,11 @@ TEST_CASE("TopK's sampled selection samples in the filter's workgroups, or in a 
                 for (Data how : {Data::Random, Data::Ties, Data::TwoValued}) {
                     rt::HostTensor input(type, s.sizes, s.strides);
                     fillData(input, rng, how);
-                    checkTopK(rt::device(), input, s.axis, std::array<uint32_t, 3>{1, 50, 1024}[rng() % 3],
-                              rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing,
-                              DataType::UInt32);
+                    const uint32_t k = std::array<uint32_t, 3>{1, 50, 1024}[rng() % 3];
+                    const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
+                    requireStrategy(makeTopKDesc(input.desc, s.axis, k, dir),
+                                    dispatch ? "topk_select_sample." : "topk_select_filter.");
+                    checkTopK(rt::device(), input, s.axis, k, dir, DataType::UInt32);
                 }
             }
         }
@@ -148,10 +150,11 @@ TEST_CASE("TopK's sampled radix selection falls back to the whole row, exactly, 
         for (rt::Fill how : {rt::Fill::Random, rt::Fill::Ties}) {
             rt::HostTensor input(type, {3, 9001});
             rt::fill(input, rng, how);
-            for (uint32_t k : {1u, 16u, 17u, 333u})
-                checkTopK(rt::device(), input, 1, k,
-                          rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing,
-                          DataType::UInt32);
+            for (uint32_t k : {1u, 16u, 17u, 333u}) {
+                const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
+                requireStrategy(makeTopKDesc(input.desc, 1, k, dir), "topk_select_final.");
+                checkTopK(rt::device(), input, 1, k, dir, DataType::UInt32);
+            }
         }
     }
 }
@@ -169,9 +172,12 @@ TEST_CASE("TopK's sampled radix selection on sorted rows (all candidates in one 
             input.setBits(i, type == DataType::Float32 ? 0x3F800000u + i
                              : type == DataType::Int32 ? i
                                                        : i + 7);
-        for (uint32_t k : {1000u, 1024u, 300u})
-            for (auto dir : {AxisDirection::Decreasing, AxisDirection::Increasing})
+        for (uint32_t k : {1000u, 1024u, 300u}) {
+            for (auto dir : {AxisDirection::Decreasing, AxisDirection::Increasing}) {
+                requireStrategy(makeTopKDesc(input.desc, 1, k, dir), "topk_select_final.");
                 checkTopK(rt::device(), input, 1, k, dir, DataType::UInt32);
+            }
+        }
     }
 }
 
@@ -244,9 +250,9 @@ TEST_CASE("TopK's sampled selection holds candidate lists of 2049 to 4096 entrie
                 rt::fill(input, rng, how);
                 for (uint32_t k : {777u, 1000u}) {
                     INFO("slots loaded before the state: " << (prefetch ? "1" : "the plan's"));
-                    checkTopK(rt::device(), input, 1, k,
-                              rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing,
-                              DataType::UInt32);
+                    const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
+                    requireStrategy(makeTopKDesc(input.desc, 1, k, dir), "topk_select_final.");
+                    checkTopK(rt::device(), input, 1, k, dir, DataType::UInt32);
                 }
             }
         }
@@ -288,6 +294,7 @@ TEST_CASE("TopK's sampled selection takes the first ties of tau from the chunks'
                                      : f32 ? 0x3F000000u + rng() % 0x800000u
                                            : rng() % 1000000u);
                 INFO("ties every " << c.period << " from " << c.from);
+                requireStrategy(makeTopKDesc(input.desc, 1, c.k, dir), "topk_select_final.");
                 checkTopK(rt::device(), input, 1, c.k, dir, DataType::UInt32);
                 checkTopK(rt::device(KernelPreference::Portable), input, 1, c.k, dir, DataType::UInt32);
             }
@@ -337,6 +344,7 @@ TEST_CASE("TopK's sampled selection around zero, denormals and NaNs: the filter 
                                                             : (best ^ signBit) | one | (rng() & mantissa));
                         }
                         INFO("tau among the " << mix.tau << " values");
+                        requireStrategy(makeTopKDesc(input.desc, c.axis, 200, dir), "topk_select_filter.");
                         checkTopK(rt::device(pref), input, c.axis, 200, dir, DataType::UInt32);
                     }
                 }
@@ -364,6 +372,7 @@ void checkLargeK(const LargeKCase& c, std::mt19937& rng, rt::Part& part) {
             rt::HostTensor input(type, c.sizes, c.strides);
             fillData(input, rng, how);
             const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
+            requireStrategy(makeTopKDesc(input.desc, c.axis, c.k, dir), "topk_list_sort.");
             checkTopK(rt::device(), input, c.axis, c.k, dir, DataType::UInt32);
         }
     }
@@ -411,6 +420,7 @@ void largeKBuckets(rt::Part& part) {
                     const auto dir = rng() & 1 ? AxisDirection::Decreasing : AxisDirection::Increasing;
                     const auto pref = rng() & 1 ? KernelPreference::Auto : KernelPreference::Portable;
                     INFO("buckets " << buckets << ", sort slots " << slots);
+                    requireStrategy(makeTopKDesc(input.desc, 1, 10007, dir), "topk_list_sort.");
                     checkTopK(rt::device(pref), input, 1, 10007, dir, DataType::UInt32);
                 }
             }
@@ -446,6 +456,8 @@ TEST_CASE("TopK with K over 1024: a candidate list that overflows its capacity t
     for (DataType type : {DataType::Float32, DataType::UInt8}) {
         rt::HostTensor input(type, {2, 30000});
         fillData(input, rng, Data::Random);
+        requireStrategy(makeTopKDesc(input.desc, 1, 2000), "topk_list_sort.");
+        requireStrategy(makeTopKDesc(input.desc, 1, 1025, AxisDirection::Increasing), "topk_list_sort.");
         checkTopK(rt::device(), input, 1, 2000, AxisDirection::Decreasing, DataType::UInt32);
         checkTopK(rt::device(KernelPreference::Portable), input, 1, 1025, AxisDirection::Increasing,
                   DataType::UInt64);
