@@ -78,7 +78,8 @@ struct KernelInfo {
     // smaller maxComputeSharedMemorySize never gets it.
     uint32_t sharedBytes;
     // The D3D12 bytecode (DXBC, shader model 5.1) the build compiled from `hlsl` (ripple-embed dxbc),
-    // packed as the SPIR-V is (words: its size / 4); empty ({nullptr, 0, 0}) where `hlsl` is null or the
+    // packed one varint a word (words: its size / 4), and like the SPIR-V stored as copies from its
+    // kernel's first variant with DXBC (`base`); empty ({nullptr, 0, 0}) where `hlsl` is null or the
     // build host had no HLSL compiler (cmake/RippleHlslCompiler.cmake).
     PackedSpirv dxbc = {nullptr, 0, 0};
 };

@@ -35,7 +35,14 @@ bool unpackSpirv(const PackedSpirv& spirv, std::vector<uint32_t>& words) {
 }
 
 bool unpackDxbc(const PackedSpirv& dxbc, std::vector<uint32_t>& words) {
-    return spirv_pack::decode(dxbc.packed, dxbc.packedBytes, dxbc.words, words);
+    if (!dxbc.base) return spirv_pack::decode(dxbc.packed, dxbc.packedBytes, dxbc.words, words);
+    // One varint a word, at most 5 bytes each: a larger expandedBytes is malformed, and would only allocate.
+    std::vector<uint32_t> bytes;
+    if (dxbc.expandedBytes > 5ull * dxbc.words ||
+        !variant_delta::decode(dxbc.base, dxbc.baseBytes, dxbc.packed, dxbc.packedBytes, dxbc.expandedBytes,
+                               bytes))
+        return words.clear(), false;
+    return spirv_pack::decode(bytes.data(), dxbc.expandedBytes, dxbc.words, words);
 }
 
 void installHlslRoundTrip(const RoundTripTable* table) {

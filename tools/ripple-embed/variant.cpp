@@ -240,11 +240,16 @@ bool packedArray(std::ostream& out, const std::string& array, const std::vector<
 }
 
 bool deltaArray(std::ostream& out, const std::string& array, const std::vector<uint32_t>& words,
-                const std::string& baseArray, const std::vector<uint32_t>& baseWords, std::string& init) {
+                const std::string& baseArray, const std::vector<uint32_t>& baseWords, std::string& init,
+                bool dxbc) {
     namespace pack = ripple::kernels::spirv_pack;
     std::vector<uint8_t> base, bytes;
-    if (!pack::encodeSpirv(baseWords, base) || !pack::encodeSpirv(words, bytes))
+    if (dxbc) {
+        base = pack::encode(baseWords);
+        bytes = pack::encode(words);
+    } else if (!pack::encodeSpirv(baseWords, base) || !pack::encodeSpirv(words, bytes)) {
         return fail(array + ": not a SPIR-V module whose instructions tile its words; cannot pack it");
+    }
     const std::vector<uint8_t> tokens = ripple::kernels::variant_delta::encode(base, bytes);
     std::vector<uint32_t> rebuilt;
     const std::vector<uint32_t> baseWordsPacked = pack::toWords(base), tokenWords = pack::toWords(tokens);

@@ -61,11 +61,12 @@ bool readSpirv(const std::string& path, std::vector<uint32_t>& words);
 bool packedArray(std::ostream& out, const std::string& array, const std::vector<uint32_t>& words,
                  std::string& init, bool dxbc = false);
 
-// The same for the SPIR-V of a variant stored as copies from its kernel's base variant
-// (kernels/variant_delta.hpp): `baseArray`, already written by packedArray from `baseWords`. Checks that
-// the tokens rebuild the variant's bytes.
+// The same for a variant stored as copies from its kernel's base variant (kernels/variant_delta.hpp):
+// `baseArray`, already written by packedArray from `baseWords` (with the same `dxbc`). Checks that the
+// tokens rebuild the variant's bytes.
 bool deltaArray(std::ostream& out, const std::string& array, const std::vector<uint32_t>& words,
-                const std::string& baseArray, const std::vector<uint32_t>& baseWords, std::string& init);
+                const std::string& baseArray, const std::vector<uint32_t>& baseWords, std::string& init,
+                bool dxbc = false);
 
 // Reads a LIST file's lines of three fields.
 bool readList(const std::string& path, std::vector<std::array<std::string, 3>>& lines);
