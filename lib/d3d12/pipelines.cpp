@@ -98,7 +98,7 @@ Result<std::vector<uint8_t>> D3D12Device::bytecode(const kernels::KernelInfo& ke
         return out;
     }
     if (auto it = bytecodeCache_.find(kernel.name); it != bytecodeCache_.end()) return it->second;
-    if (!kernel.hlsl)
+    if (!kernels::hasHlsl(kernel))
         return Status(StatusCode::Unsupported,
                       std::string("D3D12: kernel ") + kernel.name + " has no HLSL form");
     const bool own = &kernel >= kernels::kKernels && &kernel < kernels::kKernels + kernels::kKernelCount;
@@ -107,7 +107,11 @@ Result<std::vector<uint8_t>> D3D12Device::bytecode(const kernels::KernelInfo& ke
                       std::string("D3D12: this ripple was built without D3D12 bytecode for ") + kernel.name +
                           " (its build host had no HLSL compiler; docs/D3D12.md), and "
                           "DeviceOptions::compileHlslAtRunTime is off");
-    return compileHlsl(kernel.hlsl, kernel.name);
+    std::string hlsl;
+    if (!kernels::kernelHlsl(kernel, hlsl))
+        return Status(StatusCode::Internal,
+                      std::string("D3D12: the HLSL built into ripple for ") + kernel.name + " is damaged");
+    return compileHlsl(hlsl.c_str(), kernel.name);
 }
 
 Status D3D12Device::preparePipeline(const kernels::KernelInfo& kernel) {

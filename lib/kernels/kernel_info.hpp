@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -62,6 +63,16 @@ struct PackedSpirv {
     uint32_t expandedBytes = 0; // the varint bytes the tokens rebuild, where `base` is set
 };
 
+// Text, its bytes four to a word (the first in the low bits), or copies of a base's
+// (kernels/variant_delta.hpp).
+struct PackedText {
+    const uint32_t* packed = nullptr; // the bytes, or the copies' tokens where `base` is set
+    uint32_t packedBytes = 0;
+    uint32_t bytes = 0;             // the text's length
+    const uint32_t* base = nullptr; // the base variant's bytes (never itself copies), or nullptr
+    uint32_t baseBytes = 0;
+};
+
 struct KernelInfo {
     const char* name; // "<kernel>.<axis value>...", e.g. "scatter_nd.b16.i64.fast"
     PackedSpirv spirv;
@@ -70,9 +81,10 @@ struct KernelInfo {
     uint32_t bindingCount;
     KernelBinding bindings[kMaxKernelBindings]; // descriptor set 0, sorted by binding
     uint32_t features;                          // Feature bits
-    // HLSL (shader model 5.1) for the D3D12 path, in builds with the D3D12 back-end only, else nullptr:
-    // binding N is register tN (read-only) or uN (written) in space 0, push constants are root constants at
-    // b0. Only variants needing no Feature have one.
+    // HLSL (shader model 5.1) for the D3D12 path, in builds with the D3D12 back-end only: binding N is
+    // register tN (read-only) or uN (written) in space 0, push constants are root constants at b0. Only
+    // variants needing no Feature have one. Users' kernels have it here (or nullptr); ripple's own in
+    // `hlslText`, packed (this nullptr). kernelHlsl() gives either.
     const char* hlsl;
     // Bytes of workgroup (shared) memory the variant declares (kernels/spirv_shared.hpp): a device with a
     // smaller maxComputeSharedMemorySize never gets it.
@@ -82,6 +94,9 @@ struct KernelInfo {
     // kernel's first variant with DXBC (`base`); empty ({nullptr, 0, 0}) where `hlsl` is null or the
     // build host had no HLSL compiler (cmake/RippleHlslCompiler.cmake).
     PackedSpirv dxbc = {nullptr, 0, 0};
+    // ripple's own variants' HLSL: each kernel's first variant with HLSL as bytes, the others as copies
+    // from it (the Windows DLL held 4.7 MB of it as text, most of it the same a kernel's variants over).
+    PackedText hlslText = {};
 };
 
 // The generated table (kernel_registry.cpp).
@@ -97,5 +112,9 @@ const KernelInfo* findKernel(std::string_view name);
 bool unpackSpirv(const PackedSpirv& spirv, std::vector<uint32_t>& words);
 // The words of packed DXBC (one varint a word); false (and `words` empty) if the data is malformed.
 bool unpackDxbc(const PackedSpirv& dxbc, std::vector<uint32_t>& words);
+// Whether the variant has HLSL (`hlsl` or `hlslText`).
+bool hasHlsl(const KernelInfo& kernel);
+// The variant's HLSL; false (and `text` empty) where it has none or its packed text is malformed.
+bool kernelHlsl(const KernelInfo& kernel, std::string& text);
 
 } // namespace ripple::kernels

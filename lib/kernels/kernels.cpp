@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <string>
 
 namespace ripple::kernels {
 
@@ -43,6 +44,30 @@ bool unpackDxbc(const PackedSpirv& dxbc, std::vector<uint32_t>& words) {
                                bytes))
         return words.clear(), false;
     return spirv_pack::decode(bytes.data(), dxbc.expandedBytes, dxbc.words, words);
+}
+
+bool hasHlsl(const KernelInfo& kernel) {
+    return kernel.hlsl || kernel.hlslText.packed;
+}
+
+bool kernelHlsl(const KernelInfo& kernel, std::string& text) {
+    text.clear();
+    if (kernel.hlsl) return text = kernel.hlsl, true;
+    const PackedText& t = kernel.hlslText;
+    if (!t.packed) return false;
+    std::vector<uint32_t> copied;
+    const uint32_t* bytes = t.packed;
+    if (t.base) {
+        if (!variant_delta::decode(t.base, t.baseBytes, t.packed, t.packedBytes, t.bytes, copied))
+            return false;
+        bytes = copied.data();
+    } else if (t.packedBytes != t.bytes) {
+        return false;
+    }
+    text.resize(t.bytes);
+    for (uint32_t i = 0; i < t.bytes; ++i)
+        text[i] = static_cast<char>((bytes[i / 4] >> (8 * (i % 4))) & 0xFFu);
+    return true;
 }
 
 void installHlslRoundTrip(const RoundTripTable* table) {

@@ -75,21 +75,31 @@ int registry(const std::string& listPath, const std::string& outPath, bool withH
 
     std::ostringstream out;
     out << kHeader << "#include \"kernels/kernel_info.hpp\"\n\nnamespace ripple::kernels {\nnamespace {\n";
-    std::vector<std::string> inits(variants.size()), dxbcInits(variants.size(), "{nullptr, 0, 0}");
+    std::vector<std::string> inits(variants.size()), dxbcInits(variants.size(), "{nullptr, 0, 0}"),
+        hlslInits(variants.size(), "{}");
     // A kernel's first variant by name is its base: the others are stored as copies from it. The same for
     // the DXBC, from the kernel's first variant that has some (portable variants only have a D3D12 form):
     // its variants' bytecode is mostly the same (Windows DLL, 621 containers: 5.4 MB packed alone).
-    size_t base = 0, dxbcBase = SIZE_MAX;
+    size_t base = 0, dxbcBase = SIZE_MAX, hlslBase = SIZE_MAX;
     auto kernelOf = [&](size_t i) { return variants[i].name.substr(0, variants[i].name.find('.')); };
     for (size_t i = 0; i < variants.size(); ++i) {
         const std::string array = "kSpirv" + std::to_string(i);
         if (i == 0 || kernelOf(i) != kernelOf(base)) {
             base = i;
-            dxbcBase = SIZE_MAX;
+            dxbcBase = hlslBase = SIZE_MAX;
             if (!packedArray(out, array, variants[i].embedded, inits[i])) return 1;
         } else if (!deltaArray(out, array, variants[i].embedded, "kSpirv" + std::to_string(base),
                                variants[base].embedded, inits[i])) {
             return 1;
+        }
+        if (!variants[i]
+                 .hlsl.empty()) { // the HLSL text the same way (hlslText), from the first that has some
+            const bool first = hlslBase == SIZE_MAX;
+            if (first) hlslBase = i;
+            if (!textArray(out, "kHlsl" + std::to_string(i), variants[i].hlsl,
+                           "kHlsl" + std::to_string(hlslBase), first ? nullptr : &variants[hlslBase].hlsl,
+                           hlslInits[i]))
+                return 1;
         }
         if (variants[i].dxbc.empty()) continue;
         const std::string dxbcArray = "kDxbc" + std::to_string(i);
@@ -111,8 +121,8 @@ int registry(const std::string& listPath, const std::string& outPath, bool withH
                 << (static_cast<int>(b.first) == v.uniformBinding ? "true" : "false") << "}, ";
         const uint32_t shared = ripple::kernels::workgroupBytes(v.words.data(), v.words.size());
         if (shared == UINT32_MAX) return fail(v.name + ": its workgroup variables cannot be sized"), 1;
-        out << "}, " << v.features << "u, " << (v.hlsl.empty() ? "nullptr" : literal(v.hlsl)) << ", "
-            << shared << "u, " << dxbcInits[i] << "},\n";
+        out << "}, " << v.features << "u, nullptr, " << shared << "u, " << dxbcInits[i] << ", "
+            << hlslInits[i] << "},\n";
     }
     out << "};\nconst uint32_t kKernelCount = " << variants.size()
         << ";\nconst char* const kDxbcCompiler = " << literal(dxbcCompiler)

@@ -264,6 +264,29 @@ bool deltaArray(std::ostream& out, const std::string& array, const std::vector<u
     return true;
 }
 
+bool textArray(std::ostream& out, const std::string& array, const std::string& text,
+               const std::string& baseArray, const std::string* baseText, std::string& init) {
+    namespace pack = ripple::kernels::spirv_pack;
+    const std::vector<uint8_t> bytes(text.begin(), text.end());
+    if (!baseText) {
+        bytesArray(out, array, bytes);
+        init = "{" + array + ", " + std::to_string(bytes.size()) + ", " + std::to_string(bytes.size()) + "}";
+        return true;
+    }
+    const std::vector<uint8_t> base(baseText->begin(), baseText->end());
+    const std::vector<uint8_t> tokens = ripple::kernels::variant_delta::encode(base, bytes);
+    std::vector<uint32_t> rebuilt;
+    const std::vector<uint32_t> baseWords = pack::toWords(base), tokenWords = pack::toWords(tokens);
+    if (!ripple::kernels::variant_delta::decode(baseWords.data(), uint32_t(base.size()), tokenWords.data(),
+                                                uint32_t(tokens.size()), uint32_t(bytes.size()), rebuilt) ||
+        rebuilt != pack::toWords(bytes))
+        return fail(array + ": its copies from " + baseArray + " do not rebuild its text");
+    bytesArray(out, array, tokens);
+    init = "{" + array + ", " + std::to_string(tokens.size()) + ", " + std::to_string(bytes.size()) + ", " +
+           baseArray + ", " + std::to_string(base.size()) + "}";
+    return true;
+}
+
 bool readList(const std::string& path, std::vector<std::array<std::string, 3>>& lines) {
     std::ifstream list(path);
     if (!list) return fail("cannot read " + path);

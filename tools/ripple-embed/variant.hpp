@@ -68,6 +68,12 @@ bool deltaArray(std::ostream& out, const std::string& array, const std::vector<u
                 const std::string& baseArray, const std::vector<uint32_t>& baseWords, std::string& init,
                 bool dxbc = false);
 
+// Writes `text`'s bytes as a uint32_t array named `array`, as they are (no `baseText`) or as copies from
+// `baseText`'s bytes, already written as `baseArray` (kernels/variant_delta.hpp), and sets `init` to the
+// PackedText initializer naming it. Checks that the copies rebuild the text.
+bool textArray(std::ostream& out, const std::string& array, const std::string& text,
+               const std::string& baseArray, const std::string* baseText, std::string& init);
+
 // Reads a LIST file's lines of three fields.
 bool readList(const std::string& path, std::vector<std::array<std::string, 3>>& lines);
 
