@@ -239,6 +239,25 @@ bool packedArray(std::ostream& out, const std::string& array, const std::vector<
     return true;
 }
 
+namespace {
+// The tokens that rebuild `bytes` as copies from `base` (kernels/variant_delta.hpp), written as `array`
+// once a decode has checked that they rebuild it. False, naming both arrays, where they do not.
+bool copiesArray(std::ostream& out, const std::string& array, const std::vector<uint8_t>& base,
+                 const std::vector<uint8_t>& bytes, const std::string& baseArray, size_t& tokenBytes) {
+    namespace pack = ripple::kernels::spirv_pack;
+    const std::vector<uint8_t> tokens = ripple::kernels::variant_delta::encode(base, bytes);
+    std::vector<uint32_t> rebuilt;
+    const std::vector<uint32_t> baseWords = pack::toWords(base), tokenWords = pack::toWords(tokens);
+    if (!ripple::kernels::variant_delta::decode(baseWords.data(), uint32_t(base.size()), tokenWords.data(),
+                                                uint32_t(tokens.size()), uint32_t(bytes.size()), rebuilt) ||
+        rebuilt != pack::toWords(bytes))
+        return fail(array + ": its copies from " + baseArray + " do not rebuild it");
+    bytesArray(out, array, tokens);
+    tokenBytes = tokens.size();
+    return true;
+}
+} // namespace
+
 bool deltaArray(std::ostream& out, const std::string& array, const std::vector<uint32_t>& words,
                 const std::string& baseArray, const std::vector<uint32_t>& baseWords, std::string& init,
                 bool dxbc) {
@@ -250,23 +269,15 @@ bool deltaArray(std::ostream& out, const std::string& array, const std::vector<u
     } else if (!pack::encodeSpirv(baseWords, base) || !pack::encodeSpirv(words, bytes)) {
         return fail(array + ": not a SPIR-V module whose instructions tile its words; cannot pack it");
     }
-    const std::vector<uint8_t> tokens = ripple::kernels::variant_delta::encode(base, bytes);
-    std::vector<uint32_t> rebuilt;
-    const std::vector<uint32_t> baseWordsPacked = pack::toWords(base), tokenWords = pack::toWords(tokens);
-    if (!ripple::kernels::variant_delta::decode(baseWordsPacked.data(), uint32_t(base.size()),
-                                                tokenWords.data(), uint32_t(tokens.size()),
-                                                uint32_t(bytes.size()), rebuilt) ||
-        rebuilt != pack::toWords(bytes))
-        return fail(array + ": its copies from " + baseArray + " do not rebuild it");
-    bytesArray(out, array, tokens);
-    init = "{" + array + ", " + std::to_string(tokens.size()) + ", " + std::to_string(words.size()) + ", " +
+    size_t tokens = 0;
+    if (!copiesArray(out, array, base, bytes, baseArray, tokens)) return false;
+    init = "{" + array + ", " + std::to_string(tokens) + ", " + std::to_string(words.size()) + ", " +
            baseArray + ", " + std::to_string(base.size()) + ", " + std::to_string(bytes.size()) + "}";
     return true;
 }
 
 bool textArray(std::ostream& out, const std::string& array, const std::string& text,
                const std::string& baseArray, const std::string* baseText, std::string& init) {
-    namespace pack = ripple::kernels::spirv_pack;
     const std::vector<uint8_t> bytes(text.begin(), text.end());
     if (!baseText) {
         bytesArray(out, array, bytes);
@@ -274,15 +285,9 @@ bool textArray(std::ostream& out, const std::string& array, const std::string& t
         return true;
     }
     const std::vector<uint8_t> base(baseText->begin(), baseText->end());
-    const std::vector<uint8_t> tokens = ripple::kernels::variant_delta::encode(base, bytes);
-    std::vector<uint32_t> rebuilt;
-    const std::vector<uint32_t> baseWords = pack::toWords(base), tokenWords = pack::toWords(tokens);
-    if (!ripple::kernels::variant_delta::decode(baseWords.data(), uint32_t(base.size()), tokenWords.data(),
-                                                uint32_t(tokens.size()), uint32_t(bytes.size()), rebuilt) ||
-        rebuilt != pack::toWords(bytes))
-        return fail(array + ": its copies from " + baseArray + " do not rebuild its text");
-    bytesArray(out, array, tokens);
-    init = "{" + array + ", " + std::to_string(tokens.size()) + ", " + std::to_string(bytes.size()) + ", " +
+    size_t tokens = 0;
+    if (!copiesArray(out, array, base, bytes, baseArray, tokens)) return false;
+    init = "{" + array + ", " + std::to_string(tokens) + ", " + std::to_string(bytes.size()) + ", " +
            baseArray + ", " + std::to_string(base.size()) + "}";
     return true;
 }
