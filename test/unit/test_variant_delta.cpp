@@ -117,3 +117,61 @@ TEST_CASE("The copies rebuild any bytes over any base and refuse malformed token
     REQUIRE(unpackSpirv(delta->spirv, good));
     CHECK((!still || words != good));
 }
+
+TEST_CASE("Packed DXBC and HLSL text stored as copies rebuild, and refuse what is malformed",
+          "[unit][kernels]") {
+    // DXBC: one varint a word, the variant's copies over its base's bytes (ripple-embed's form).
+    std::mt19937 rng(9);
+    std::vector<uint32_t> baseWords(300), variantWords;
+    for (uint32_t& w : baseWords) w = rng() % 5000;
+    variantWords = baseWords;
+    for (int i = 0; i < 10; ++i) variantWords[rng() % variantWords.size()] = rng();
+    const std::vector<uint8_t> baseBytes = spirv_pack::encode(baseWords),
+                               bytes = spirv_pack::encode(variantWords);
+    const std::vector<uint8_t> tokens = variant_delta::encode(baseBytes, bytes);
+    const std::vector<uint32_t> base = spirv_pack::toWords(baseBytes), packed = spirv_pack::toWords(tokens);
+    PackedSpirv dxbc{packed.data(), uint32_t(tokens.size()),    uint32_t(variantWords.size()),
+                     base.data(),   uint32_t(baseBytes.size()), uint32_t(bytes.size())};
+    std::vector<uint32_t> words;
+    REQUIRE(unpackDxbc(dxbc, words));
+    CHECK(words == variantWords);
+    PackedSpirv hostile = dxbc;
+    hostile.expandedBytes = 5 * hostile.words + 1; // more varint bytes than its words could have
+    CHECK_FALSE(unpackDxbc(hostile, words));
+    CHECK(words.empty());
+    hostile = dxbc;
+    hostile.packedBytes -= 1; // tokens cut short
+    CHECK_FALSE(unpackDxbc(hostile, words));
+
+    // HLSL text: the base as its bytes, a variant as copies of them.
+    const std::string baseText =
+        "RWStructuredBuffer<uint> a : register(u1, space0);\n[numthreads(256, 1, 1)]\n";
+    const std::string text = baseText + "void main() { a[0] = 7u; }\n";
+    const std::vector<uint8_t> baseTextBytes(baseText.begin(), baseText.end()),
+        textBytes(text.begin(), text.end());
+    const std::vector<uint32_t> baseTextWords = spirv_pack::toWords(baseTextBytes);
+    const std::vector<uint8_t> textTokens = variant_delta::encode(baseTextBytes, textBytes);
+    const std::vector<uint32_t> textTokenWords = spirv_pack::toWords(textTokens);
+    KernelInfo k{};
+    CHECK_FALSE(hasHlsl(k));
+    std::string out = "x";
+    CHECK_FALSE(kernelHlsl(k, out));
+    CHECK(out.empty());
+    k.hlslText = {baseTextWords.data(), uint32_t(baseText.size()), uint32_t(baseText.size())};
+    REQUIRE(hasHlsl(k));
+    REQUIRE(kernelHlsl(k, out));
+    CHECK(out == baseText);
+    k.hlslText.bytes += 1; // plain bytes whose length disagrees with the text's
+    CHECK_FALSE(kernelHlsl(k, out));
+    CHECK(out.empty());
+    k.hlslText = {textTokenWords.data(), uint32_t(textTokens.size()), uint32_t(text.size()),
+                  baseTextWords.data(), uint32_t(baseText.size())};
+    REQUIRE(kernelHlsl(k, out));
+    CHECK(out == text);
+    k.hlslText.baseBytes = 4; // the copies reach before a shorter base
+    CHECK_FALSE(kernelHlsl(k, out));
+    CHECK(out.empty());
+    k.hlsl = "plain"; // a user's kernel: its text as it is
+    REQUIRE(kernelHlsl(k, out));
+    CHECK(out == "plain");
+}
